@@ -23,3 +23,10 @@ def get_paradigm(name: str) -> Paradigm:
     if name not in available():
         raise ValueError(unknown_name_message("paradigm", name, available()))
     return importlib.import_module(f"{__name__}.{name}").PARADIGM
+
+
+def make_env(spec: dict):
+    """A fresh environment for an episode spec (``paradigm``, ``preset``, ``strategy``, ``overrides``)."""
+    paradigm = get_paradigm(spec["paradigm"])
+    params = paradigm.make_params(spec["preset"], spec["strategy"], spec.get("overrides") or {})
+    return paradigm.env_cls(params)

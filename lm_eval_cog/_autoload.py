@@ -1,0 +1,138 @@
+"""Start-up hook that makes ``lm_eval --tasks cog_wcst`` and ``--model cog_baseline`` work flagless.
+
+lm-eval 0.4.13 has no plugin discovery (entry points for tasks are upstream PR
+#4015, for models PR #4013). The wheel installs ``lm_eval_cog.pth`` at the root of
+site-packages; Python runs its one line at start-up, which imports this module.
+It does almost nothing then: it adds a ``sys.meta_path`` finder that waits for
+two lm-eval modules and, only when they are imported, patches them:
+
+* ``lm_eval.tasks.manager``: every ``TaskManager`` also indexes our task folder
+  (exactly what ``--include_path <that folder>`` does);
+* ``lm_eval.api.registry``: ``get_model`` first imports lm-eval's own models (a
+  registry that is not empty stops lm-eval from importing them), then registers
+  ``cog_baseline`` lazily.
+
+Nothing is written into lm-eval's files and nothing heavy is imported at
+start-up. Switch it off with ``LM_EVAL_COG_NO_AUTOLOAD=1`` (then use
+``--include_path $(python -m lm_eval_cog.tasks_dir)``).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import warnings
+from pathlib import Path
+
+DISABLE_ENV = "LM_EVAL_COG_NO_AUTOLOAD"
+BASELINE_MODEL = "cog_baseline"
+BASELINE_TARGET = "lm_eval_cog.lmeval.baseline_model:BaselineLM"
+
+
+def task_dir() -> Path:
+    """The folder of the task YAMLs: packaged as ``lm_eval_cog/task_configs`` in a wheel,
+    the top-level ``task_configs/`` in a source checkout or editable install."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "task_configs"
+    return packaged if packaged.is_dir() else here.parent / "task_configs"
+
+
+def _patch_manager(module) -> None:
+    cls = module.TaskManager
+    if getattr(cls.__init__, "_lm_eval_cog", False):
+        return
+    original = cls.__init__
+
+    def __init__(self, *args, include_path=None, **kwargs):
+        paths = [] if include_path is None else [include_path] if isinstance(include_path, (str, Path)) else list(include_path)
+        ours = task_dir()
+        if ours.is_dir() and not any(_same(p, ours) for p in paths):
+            paths.append(str(ours))
+        original(self, *args, include_path=paths or None, **kwargs)
+
+    __init__._lm_eval_cog = True  # type: ignore[attr-defined]
+    __init__.__wrapped__ = original  # type: ignore[attr-defined]
+    cls.__init__ = __init__
+
+
+def _patch_registry(module) -> None:
+    original = module.get_model
+    if getattr(original, "_lm_eval_cog", False):
+        return
+
+    def get_model(model_name: str):
+        register_baseline(module)
+        return original(model_name)
+
+    get_model._lm_eval_cog = True  # type: ignore[attr-defined]
+    get_model.__wrapped__ = original  # type: ignore[attr-defined]
+    get_model.__doc__ = original.__doc__
+    module.get_model = get_model
+
+
+def register_baseline(registry_module=None) -> None:
+    """Register ``cog_baseline`` after lm-eval's own models (idempotent)."""
+    if registry_module is None:
+        import lm_eval.api.registry as registry_module
+    import lm_eval.models  # noqa: F401 - must come first, see the module docstring
+
+    if BASELINE_MODEL not in registry_module.model_registry:
+        registry_module.model_registry.register(BASELINE_MODEL, target=BASELINE_TARGET)
+
+
+def _same(a, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == b
+    except OSError:
+        return False
+
+
+_PATCHES = {"lm_eval.tasks.manager": _patch_manager, "lm_eval.api.registry": _patch_registry}
+
+
+class _PatchingLoader(importlib.abc.Loader):
+    def __init__(self, loader, patch) -> None:
+        self._loader, self._patch = loader, patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self._loader.exec_module(module)
+        try:
+            self._patch(module)
+        except Exception as exc:  # noqa: BLE001 - never break lm-eval itself
+            warnings.warn(f"lm_eval_cog: could not hook {module.__name__} ({exc}); "
+                          f"use --include_path {task_dir()}", stacklevel=2)
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        patch = _PATCHES.get(fullname)
+        if patch is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return None
+        spec.loader = _PatchingLoader(spec.loader, patch)
+        return spec
+
+
+def install() -> None:
+    """Install the finder (once), unless switched off by ``LM_EVAL_COG_NO_AUTOLOAD``."""
+    if os.environ.get(DISABLE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
+        return
+    if any(isinstance(f, _Finder) for f in sys.meta_path):
+        return
+    for name, patch in _PATCHES.items():  # already imported (e.g. installed mid-process)
+        if name in sys.modules:
+            patch(sys.modules[name])
+    sys.meta_path.insert(0, _Finder())
+
+
+install()

@@ -1,0 +1,194 @@
+"""One lm-eval task class for every interactive paradigm.
+
+A task YAML names the class, a paradigm, a preset and a strategy::
+
+    task: cog_wcst
+    class: !function lm_eval_cog.lmeval.task.InteractiveTask
+    metadata: {version: 1.0, paradigm: wcst, preset: wcst64, strategy: cot}
+
+Each document is one episode (index ``i``); each document yields one
+``cog_episode`` request, which lm-eval's evaluator dispatches to
+``lm.cog_episode`` (see :mod:`lm_eval_cog.lmeval.seam`). The config keeps
+``output_type: generate_until`` so that ``--gen_kwargs`` reaches these tasks.
+
+Run parameters come from the task metadata, which lm-eval merges from the YAML,
+``--model_args`` and ``--metadata`` (the CLI wins):
+
+* ``episodes`` (default 30): number of episodes (``--limit`` still applies);
+* ``seed``: task seed; episode i is seeded from (seed, i) alone. Default: lm-eval's
+  ``--seed`` fourth value (its task-side seed, 1234 by default);
+* ``<paradigm>`` (e.g. ``wcst``): a dict of parameter overrides, validated by name,
+  e.g. ``--metadata '{"wcst": {"trials": 40}}'``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from typing import Any
+
+import datasets
+from lm_eval.api.instance import Instance
+from lm_eval.api.task import ConfigurableTask
+
+from lm_eval_cog.lmeval import seam
+from lm_eval_cog.paradigms import get_paradigm
+from lm_eval_cog.paradigms.base import coerce_strategy
+
+DEFAULT_EPISODES = 30
+DEFAULT_TASK_SEED = 1234  # lm-eval's default fewshot/task seed
+REQUEST_TYPE = seam.REQUEST_TYPE
+seam.install()  # every lm-eval model gains ``cog_episode`` once a cog task is loaded
+#: Extra metric: share of episodes that failed (backend or environment error).
+FAILED_METRIC = "episode_failed"
+# Generation defaults per strategy: replies that reason need room; all greedy.
+_DEFAULT_GEN = {
+    "direct": {"until": [], "max_gen_toks": 32, "do_sample": False},
+    "free": {"until": [], "max_gen_toks": 256, "do_sample": False},
+    "cot": {"until": [], "max_gen_toks": 512, "do_sample": False},
+}
+_RUN_KEYS = ("episodes", "seed")
+
+
+class InteractiveTask(ConfigurableTask):
+    """An lm-eval task whose documents are seeded episodes of an interactive paradigm."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        cfg = {k: v for k, v in (config or {}).items() if k != "class"}
+        meta = dict(cfg.get("metadata") or {})
+        for key in ("paradigm", "preset", "strategy"):
+            if key not in meta:
+                raise ValueError(f"task {cfg.get('task')!r}: metadata.{key} is required for an interactive task")
+        self.paradigm = get_paradigm(meta["paradigm"])
+        strategy = coerce_strategy(meta["strategy"]).value
+        overrides = meta.get(self.paradigm.name) or {}
+        if not isinstance(overrides, dict):
+            raise ValueError(f"metadata.{self.paradigm.name} must be a dict of parameter overrides, got {overrides!r}")
+        # Validates every name and value now, before any model call.
+        self.params = self.paradigm.make_params(meta["preset"], strategy, overrides)
+        self.episodes = _positive_int("episodes", meta.get("episodes", DEFAULT_EPISODES))
+        self.task_seed = None if meta.get("seed") is None else _non_negative_int("seed", meta["seed"])
+        _warn_near_misses(meta, self.paradigm.name)
+
+        cfg["output_type"] = "generate_until"
+        cfg.setdefault("test_split", "test")
+        cfg["generation_kwargs"] = {**_DEFAULT_GEN[strategy], **(cfg.get("generation_kwargs") or {})}
+        cfg["metric_list"] = [
+            {"metric": s.name, "aggregation": "nanmean", "higher_is_better": s.higher_is_better}
+            for s in self.paradigm.metric_specs
+        ] + [{"metric": FAILED_METRIC, "aggregation": "mean", "higher_is_better": False}]
+        # Marks metrics as computed by process_results (no per-metric functions).
+        cfg["process_results"] = "InteractiveTask.process_results"
+        cfg["metadata"] = meta
+        self._preset, self._strategy, self._overrides = meta["preset"], strategy, overrides
+        self._chat: dict[str, Any] = {"apply_chat_template": False, "system_instruction": None}
+        self._fewshot_seed = DEFAULT_TASK_SEED
+        super().__init__(config=cfg)
+        # The evaluator groups requests by this; the config keeps generate_until for --gen_kwargs.
+        self.OUTPUT_TYPE = REQUEST_TYPE
+
+    # ---------------------------------------------------------------- documents
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        docs = {
+            "index": list(range(self.episodes)),
+            "paradigm": [self.paradigm.name] * self.episodes,
+            "preset": [self._preset] * self.episodes,
+            "strategy": [self._strategy] * self.episodes,
+            "overrides": [json.dumps(self._overrides, sort_keys=True)] * self.episodes,
+        }
+        self.dataset = datasets.DatasetDict({"test": datasets.Dataset.from_dict(docs)})
+
+    def set_fewshot_seed(self, seed: int | None = None) -> None:
+        super().set_fewshot_seed(seed)
+        if seed is not None:
+            self._fewshot_seed = int(seed)
+
+    def doc_to_text(self, doc: dict[str, Any], doc_to_text: Any = None) -> str:
+        return f"{doc['paradigm']} episode {doc['index']} ({doc['preset']}, {doc['strategy']})"
+
+    def doc_to_target(self, doc: dict[str, Any], doc_to_target: Any = None) -> str:
+        return ""
+
+    def episode_spec(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """Everything needed to rebuild the episode: paradigm, params, seeds."""
+        from lm_eval_cog.paradigms.base import episode_seed
+
+        task_seed = self.task_seed if self.task_seed is not None else self._fewshot_seed
+        return {
+            "task": self.config.task,
+            "paradigm": doc["paradigm"],
+            "preset": doc["preset"],
+            "strategy": doc["strategy"],
+            "overrides": json.loads(doc["overrides"]),
+            "task_seed": task_seed,
+            "index": doc["index"],
+            "seed": episode_seed(task_seed, doc["index"]),
+        }
+
+    # ---------------------------------------------------------------- requests
+    def fewshot_context(self, doc: dict[str, Any], num_fewshot: int, **kwargs: Any) -> str:
+        # The real prompts are rendered turn by turn by the runner; remember how.
+        self._chat = {
+            "apply_chat_template": bool(kwargs.get("apply_chat_template")),
+            "system_instruction": kwargs.get("system_instruction"),
+        }
+        return self.doc_to_text(doc)
+
+    def construct_requests(self, doc: dict[str, Any], ctx: str, **kwargs: Any) -> Instance:
+        payload = {
+            "spec": self.episode_spec(doc),
+            "gen_kwargs": dict(self.config.generation_kwargs or {}),
+            **self._chat,
+        }
+        return Instance(
+            request_type=REQUEST_TYPE,
+            doc=doc,
+            arguments=(ctx, payload),
+            idx=0,
+            metadata=kwargs.get("metadata"),
+        )
+
+    # ---------------------------------------------------------------- scoring
+    def process_results(self, doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
+        if "bypass" in self._metric_fn_list:  # --predict_only
+            return {"bypass": None}
+        return score_transcript(results[0], self.paradigm)
+
+
+def score_transcript(transcript: dict[str, Any], paradigm: Any = None) -> dict[str, float]:
+    """Metrics of one episode from its transcript (the logged sample's response).
+
+    A failed episode scores NaN on every paradigm metric (they are aggregated with
+    lm-eval's ``nanmean``, so it drops out of the means) and 1 on ``episode_failed``.
+    """
+    paradigm = paradigm or get_paradigm(transcript["paradigm"])
+    if transcript["status"] == "failed":
+        out = {s.name: math.nan for s in paradigm.metric_specs}
+    else:
+        params = paradigm.make_params(transcript["preset"], transcript["strategy"], transcript["overrides"])
+        out = {k: float(v) for k, v in paradigm.metrics(transcript["trials"], params).items()}
+    out[FAILED_METRIC] = float(transcript["status"] == "failed")
+    return out
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"metadata parameter {name!r} must be a positive int, got {value!r}")
+    return value
+
+
+def _non_negative_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"metadata parameter {name!r} must be a non-negative int, got {value!r}")
+    return value
+
+
+def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:
+    # Metadata also carries --model_args, so unknown keys cannot be errors; typos of ours get a warning.
+    from lm_eval.utils import eval_logger
+
+    known = {*_RUN_KEYS, paradigm, "paradigm", "preset", "strategy"}
+    for key in meta:
+        if key not in known and (close := difflib.get_close_matches(key, known, n=1, cutoff=0.8)):
+            eval_logger.warning(f"metadata key {key!r} is not used; did you mean {close[0]!r}?")

@@ -1,0 +1,192 @@
+"""Lock-step episode runner: all episodes of a run advance together, one turn at a time.
+
+Each turn, the prompts of every episode still running go to the player in ONE
+batched call (for an lm-eval backend: one ``generate_until``). The runner knows
+nothing of lm-eval or torch: a :class:`Player` turns live episodes into replies.
+
+Failure isolation: if a batched call raises, each episode of the batch is
+retried alone, so only the episodes whose own request fails are marked
+``failed`` (with the reason) and the others go on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from lm_eval_cog.paradigms.base import Env
+
+RUNNING = "running"
+COMPLETED = "completed"  # the environment ended the episode
+TRUNCATED = "truncated"  # the environment's turn bound was reached
+FAILED = "failed"  # an error (backend, environment, context window); see ``error``
+
+
+@dataclass
+class Turn:
+    """One exchange. ``dropped_turns``: how many of the oldest turns were left out of
+    this turn's prompt to fit the context window (the instructions never are)."""
+
+    user: str
+    reply: str | None = None
+    dropped_turns: int = 0
+    prompt_tokens: int | None = None
+
+
+@dataclass
+class Episode:
+    """A running episode: the environment plus the conversation so far."""
+
+    spec: dict[str, Any]
+    env: Env | None = None
+    system: str = ""
+    turns: list[Turn] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+    status: str = RUNNING
+    error: str | None = None
+    closing: str | None = None
+    #: Per-episode settings of the player (e.g. chat template on/off, gen_kwargs).
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def live(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def current(self) -> Turn:
+        return self.turns[-1]
+
+    def messages(self, drop: int = 0) -> list[dict[str, str]]:
+        """Chat messages for the current turn, leaving out the ``drop`` oldest turns."""
+        msgs = [{"role": "system", "content": self.system}] if self.system else []
+        for t in self.turns[drop:-1]:
+            msgs.append({"role": "user", "content": t.user})
+            msgs.append({"role": "assistant", "content": t.reply or ""})
+        msgs.append({"role": "user", "content": self.current.user})
+        return msgs
+
+    def fail(self, reason: str) -> None:
+        self.status = FAILED
+        self.error = reason
+
+    def transcript(self) -> dict[str, Any]:
+        """Everything needed to recompute the metrics offline (JSON-serialisable)."""
+        return {
+            **self.spec,
+            "status": self.status,
+            "error": self.error,
+            "system": self.system,
+            "turns": [dataclasses.asdict(t) for t in self.turns],
+            "closing": self.closing,
+            "trials": list(self.env.log) if self.env is not None else [],
+        }
+
+
+class Player(Protocol):
+    """Produces one reply per live episode; called once per turn with all of them.
+
+    May return an exception object in place of a reply to fail just that episode;
+    raising fails the whole call (the runner then retries episode by episode).
+    """
+
+    def respond(self, episodes: Sequence[Episode]) -> list[str | BaseException]: ...
+
+
+def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str, Any]], Env]) -> list[Episode]:
+    """Build and reset one environment per spec (``spec["seed"]`` seeds the episode)."""
+    episodes = []
+    for spec in specs:
+        ep = Episode(spec=dict(spec))
+        try:
+            ep.env = make_env(spec)
+            message, ep.info = ep.env.reset(seed=spec["seed"])
+            ep.system = ep.env.system_prompt
+            ep.turns.append(Turn(user=message))
+        except Exception as exc:  # noqa: BLE001 - recorded, the other episodes go on
+            ep.fail(_reason("environment reset", exc))
+        episodes.append(ep)
+    return episodes
+
+
+def run_lockstep(
+    episodes: list[Episode],
+    player: Player,
+    *,
+    progress: bool | str = True,
+) -> list[Episode]:
+    """Advance all live episodes together until every one has ended. Returns ``episodes``."""
+    bar = _progress_bar(episodes, progress)
+    try:
+        while live := [ep for ep in episodes if ep.live]:
+            replies = _respond_isolated(player, live)
+            for ep, reply in zip(live, replies):
+                if isinstance(reply, BaseException):
+                    ep.fail(_reason("model request", reply))
+                    continue
+                _advance(ep, reply)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(live=sum(ep.live for ep in episodes), refresh=False)
+    finally:
+        if bar is not None:
+            bar.close()
+    return episodes
+
+
+def run_one_at_a_time(episodes: list[Episode], player: Player, *, progress: bool | str = False) -> list[Episode]:
+    """Play episodes sequentially (the anchors' way); used by the benchmark as the baseline."""
+    for ep in episodes:
+        run_lockstep([ep], player, progress=progress)
+    return episodes
+
+
+def _advance(ep: Episode, reply: str) -> None:
+    ep.current.reply = reply
+    try:
+        message, terminated, truncated, ep.info = ep.env.step(reply)
+    except Exception as exc:  # noqa: BLE001
+        ep.fail(_reason("environment step", exc))
+        return
+    if terminated or truncated:
+        ep.status = COMPLETED if terminated else TRUNCATED
+        ep.closing = message
+    else:
+        ep.turns.append(Turn(user=message))
+
+
+def _respond_isolated(player: Player, live: list[Episode]) -> list[str | BaseException]:
+    try:
+        replies = list(player.respond(live))
+        if len(replies) != len(live):
+            raise RuntimeError(f"player returned {len(replies)} replies for {len(live)} episodes")
+        return replies
+    except Exception as batch_exc:  # noqa: BLE001
+        if len(live) == 1:
+            return [batch_exc]
+    out: list[str | BaseException] = []
+    for ep in live:
+        try:
+            (reply,) = player.respond([ep])
+            out.append(reply)
+        except Exception as exc:  # noqa: BLE001
+            out.append(exc)
+    return out
+
+
+def _reason(where: str, exc: BaseException) -> str:
+    last = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    at = f" at {last[0].filename}:{last[0].lineno}" if last else ""
+    return f"{where} failed: {type(exc).__name__}: {exc}{at}"
+
+
+def _progress_bar(episodes: list[Episode], progress: bool | str):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    max_turns = max((getattr(ep.env.params, "max_turns", 0) for ep in episodes if ep.env is not None), default=0)
+    desc = progress if isinstance(progress, str) else "cog episodes"
+    return tqdm(total=max_turns or None, desc=desc, unit="turn")
