@@ -24,6 +24,7 @@ Run parameters come from the task metadata, which lm-eval merges from the YAML,
 from __future__ import annotations
 
 import difflib
+import logging
 import json
 import math
 from typing import Any
@@ -36,6 +37,7 @@ from lm_eval_cog.lmeval import seam
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import coerce_strategy
 
+_LOG = logging.getLogger(__name__)
 DEFAULT_EPISODES = 30
 DEFAULT_TASK_SEED = 1234  # lm-eval's default fewshot/task seed
 REQUEST_TYPE = seam.REQUEST_TYPE
@@ -186,9 +188,7 @@ def _non_negative_int(name: str, value: Any) -> int:
 
 def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:
     # Metadata also carries --model_args, so unknown keys cannot be errors; typos of ours get a warning.
-    from lm_eval.utils import eval_logger
-
     known = {*_RUN_KEYS, paradigm, "paradigm", "preset", "strategy"}
     for key in meta:
         if key not in known and (close := difflib.get_close_matches(key, known, n=1, cutoff=0.8)):
-            eval_logger.warning(f"metadata key {key!r} is not used; did you mean {close[0]!r}?")
+            _LOG.warning(f"metadata key {key!r} is not used; did you mean {close[0]!r}?")

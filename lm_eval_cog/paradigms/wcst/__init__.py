@@ -1,0 +1,50 @@
+"""Wisconsin Card Sorting Test (Hao et al.; Kennedy & Nowak; Reflection-Bench).
+
+Exposes :data:`PARADIGM`; see ``README.md`` in this folder.
+"""
+
+from __future__ import annotations
+
+from lm_eval_cog.paradigms.base import Paradigm
+from lm_eval_cog.paradigms.wcst.agents import AGENTS, OptimalAgent, PerseverativeAgent
+from lm_eval_cog.paradigms.wcst.env import (
+    KEY_CARDS,
+    PRESETS,
+    UNAMBIGUOUS_CARDS,
+    WCSTEnv,
+    WCSTParams,
+    card_text,
+    find_choices,
+    parse_reply,
+    system_prompt,
+)
+from lm_eval_cog.paradigms.wcst.scoring import METRIC_NAMES, metric_specs, wcst_metrics
+
+PARADIGM = Paradigm(
+    name="wcst",
+    params_cls=WCSTParams,
+    presets=PRESETS,
+    default_preset="wcst64",
+    env_cls=WCSTEnv,
+    metrics=wcst_metrics,
+    metric_specs=metric_specs,
+    agents=AGENTS,
+)
+
+__all__ = [
+    "KEY_CARDS",
+    "METRIC_NAMES",
+    "PARADIGM",
+    "PRESETS",
+    "UNAMBIGUOUS_CARDS",
+    "OptimalAgent",
+    "PerseverativeAgent",
+    "WCSTEnv",
+    "WCSTParams",
+    "card_text",
+    "find_choices",
+    "metric_specs",
+    "parse_reply",
+    "system_prompt",
+    "wcst_metrics",
+]

@@ -1,0 +1,515 @@
+"""Wisconsin Card Sorting Test as a text environment: params, cards, reply parsing, env.
+
+Pure Python + numpy. See ``README.md`` in this folder for the protocol, the
+variants and every choice that differs from the source papers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lm_eval_cog.paradigms.base import (
+    AMBIGUOUS,
+    NO_ANSWER,
+    STRATEGY_INSTRUCTIONS,
+    Env,
+    Outcome,
+    ParseFailure,
+    Strategy,
+    coerce_strategy,
+    extract_choice,
+)
+
+# --------------------------------------------------------------------------- #
+# Stimuli
+# --------------------------------------------------------------------------- #
+
+#: Sorting dimensions (rule names as written in the log).
+COLOUR = "colour"
+SHAPE = "shape"
+NUMBER = "number"
+DIMENSIONS: tuple[str, ...] = (COLOUR, SHAPE, NUMBER)
+
+SHAPES: tuple[str, ...] = ("triangle", "star", "cross", "circle")
+COLOURS: tuple[str, ...] = ("red", "green", "yellow", "blue")
+NUMBERS: tuple[int, ...] = (1, 2, 3, 4)
+_VALUES: Mapping[str, tuple[Any, ...]] = {SHAPE: SHAPES, COLOUR: COLOURS, NUMBER: NUMBERS}
+
+_NUMBER_WORDS = ("one", "two", "three", "four")
+_PLURALS = {"triangle": "triangles", "star": "stars", "cross": "crosses", "circle": "circles"}
+
+#: A card is a plain dict (JSON-ready): ``{"shape": str, "colour": str, "number": int}``.
+Card = dict[str, Any]
+
+#: Hao et al.'s key cards: 1 red triangle, 2 green stars, 3 yellow crosses, 4 blue circles.
+KEY_CARDS: tuple[Card, ...] = tuple(
+    {SHAPE: s, COLOUR: c, NUMBER: n} for s, c, n in zip(SHAPES, COLOURS, NUMBERS)
+)
+
+#: Number of cards a player chooses among on each trial; replies are "1".."4".
+N_OPTIONS = 4
+CHOICES: tuple[str, ...] = tuple(str(i + 1) for i in range(N_OPTIONS))
+
+#: Schedules and decks (values of ``WCSTParams.schedule`` / ``.deck``).
+SCHEDULE_CRITERION = "criterion"
+SCHEDULE_FIXED = "fixed"
+SCHEDULES: tuple[str, ...] = (SCHEDULE_CRITERION, SCHEDULE_FIXED)
+DECK_FIXED_KEYS = "fixed_keys"
+DECK_PER_TRIAL = "per_trial_options"
+DECKS: tuple[str, ...] = (DECK_FIXED_KEYS, DECK_PER_TRIAL)
+
+#: Number of blocks of the fixed schedule (Reflection-Bench: each of 3 rules twice).
+FIXED_BLOCKS = 6
+
+
+def card_text(card: Mapping[str, Any]) -> str:
+    """Text of a card, e.g. ``"one red triangle"``, ``"two green stars"``.
+
+    The count is written as a word so that the only digits the model sees are
+    card positions (1-4), which keeps the reply parser unambiguous.
+    """
+    n = int(card[NUMBER])
+    shape = card[SHAPE] if n == 1 else _PLURALS[card[SHAPE]]
+    return f"{_NUMBER_WORDS[n - 1]} {card[COLOUR]} {shape}"
+
+
+def matched_dimensions(card: Mapping[str, Any], option: Mapping[str, Any]) -> list[str]:
+    """Dimensions (in :data:`DIMENSIONS` order) on which ``option`` matches ``card``."""
+    return [d for d in DIMENSIONS if card[d] == option[d]]
+
+
+def is_unambiguous(card: Mapping[str, Any], options: Sequence[Mapping[str, Any]]) -> bool:
+    """True when the options matching ``card`` by colour, shape and number are three different cards."""
+    owners = []
+    for d in DIMENSIONS:
+        hits = [k for k, o in enumerate(options) if o[d] == card[d]]
+        if len(hits) != 1:
+            return False
+        owners.append(hits[0])
+    return len(set(owners)) == len(DIMENSIONS)
+
+
+#: The 24 test cards that are unambiguous with respect to :data:`KEY_CARDS`.
+UNAMBIGUOUS_CARDS: tuple[Card, ...] = tuple(
+    {SHAPE: s, COLOUR: c, NUMBER: n}
+    for s in SHAPES
+    for c in COLOURS
+    for n in NUMBERS
+    if is_unambiguous({SHAPE: s, COLOUR: c, NUMBER: n}, KEY_CARDS)
+)
+
+
+def draw_fixed_key_cards(rng: np.random.Generator, n: int) -> list[Card]:
+    """``n`` test cards: shuffled passes through the 24 unambiguous cards (no repeat within a pass)."""
+    cards: list[Card] = []
+    while len(cards) < n:
+        cards.extend(dict(UNAMBIGUOUS_CARDS[int(i)]) for i in rng.permutation(len(UNAMBIGUOUS_CARDS)))
+    return cards[:n]
+
+
+def draw_per_trial_options(rng: np.random.Generator) -> tuple[Card, list[Card]]:
+    """A test card and four options (Kennedy & Nowak).
+
+    Exactly one option matches the test card by shape only, one by colour only,
+    one by number only and one by nothing, in random order. Like the key cards,
+    the four options use four different shapes, colours and numbers.
+    """
+    card: Card = {
+        SHAPE: SHAPES[int(rng.integers(4))],
+        COLOUR: COLOURS[int(rng.integers(4))],
+        NUMBER: NUMBERS[int(rng.integers(4))],
+    }
+    # positions[0] matches by shape, [1] by colour, [2] by number, [3] by nothing.
+    positions = [int(p) for p in rng.permutation(N_OPTIONS)]
+    options: list[dict[str, Any]] = [{} for _ in range(N_OPTIONS)]
+    for dim, pos in zip((SHAPE, COLOUR, NUMBER), positions[:3]):
+        others = [v for v in _VALUES[dim] if v != card[dim]]
+        others = [others[int(i)] for i in rng.permutation(len(others))]
+        rest = [p for p in range(N_OPTIONS) if p != pos]
+        options[pos][dim] = card[dim]
+        for p, v in zip(rest, others):
+            options[p][dim] = v
+    return card, [{SHAPE: o[SHAPE], COLOUR: o[COLOUR], NUMBER: o[NUMBER]} for o in options]
+
+
+def draw_criterion_rules(rng: np.random.Generator, n: int) -> list[str]:
+    """``n`` rules: the first uniform, each next one uniform among the two other rules."""
+    rules = [DIMENSIONS[int(rng.integers(len(DIMENSIONS)))]]
+    while len(rules) < n:
+        others = [d for d in DIMENSIONS if d != rules[-1]]
+        rules.append(others[int(rng.integers(len(others)))])
+    return rules[:n]
+
+
+def draw_fixed_rules(rng: np.random.Generator) -> list[str]:
+    """Six block rules: each rule twice, in random order, no two consecutive blocks equal."""
+    base = np.array([0, 0, 1, 1, 2, 2])
+    while True:
+        order = rng.permutation(base)
+        if all(order[i] != order[i + 1] for i in range(len(order) - 1)):
+            return [DIMENSIONS[int(i)] for i in order]
+
+
+# --------------------------------------------------------------------------- #
+# Params
+# --------------------------------------------------------------------------- #
+
+
+def _positive_int(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"wcst parameter {name!r} must be a positive int, got {value!r}")
+
+
+@dataclass(frozen=True)
+class WCSTParams:
+    """Parameters of one WCST protocol (defaults: Hao et al.'s WCST-64).
+
+    Attributes:
+        strategy: Prompting strategy (``direct``/``free``/``cot``); a string is coerced.
+        trials: Number of trials (cards sorted) in an episode.
+        criterion: Consecutive correct sorts that complete a category (Hao 10, Kennedy 6).
+        schedule: ``"criterion"``: the rule switches, unannounced, to a different rule when a
+            category is completed; ``"fixed"``: the rule changes every ``trials // 6`` trials
+            regardless of performance, each rule used twice (Reflection-Bench).
+        deck: ``"fixed_keys"``: Hao's four key cards and unambiguous test cards;
+            ``"per_trial_options"``: four options generated per trial (Kennedy & Nowak).
+        exclusivity_hint: Include Hao's sentence "There will be no combination of these
+            characteristics to define the rule" (off for the Table III ablation).
+    """
+
+    strategy: Strategy = Strategy.COT
+    trials: int = 64
+    criterion: int = 10
+    schedule: str = SCHEDULE_CRITERION
+    deck: str = DECK_FIXED_KEYS
+    exclusivity_hint: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strategy", coerce_strategy(self.strategy))
+        _positive_int("trials", self.trials)
+        _positive_int("criterion", self.criterion)
+        object.__setattr__(self, "trials", int(self.trials))
+        object.__setattr__(self, "criterion", int(self.criterion))
+        if self.schedule not in SCHEDULES:
+            raise ValueError(
+                f"wcst parameter 'schedule' must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}"
+            )
+        if self.deck not in DECKS:
+            raise ValueError(f"wcst parameter 'deck' must be one of {', '.join(DECKS)}, got {self.deck!r}")
+        if not isinstance(self.exclusivity_hint, bool):
+            raise ValueError(f"wcst parameter 'exclusivity_hint' must be a bool, got {self.exclusivity_hint!r}")
+        if self.schedule == SCHEDULE_FIXED and self.trials % FIXED_BLOCKS != 0:
+            raise ValueError(
+                f"wcst parameter 'trials' must be a multiple of {FIXED_BLOCKS} with schedule 'fixed' "
+                f"(each rule used twice in equal blocks), got {self.trials!r}"
+            )
+
+    @property
+    def max_turns(self) -> int:
+        """Turn cap used by :class:`~lm_eval_cog.paradigms.base.Env`: one turn per trial."""
+        return self.trials
+
+    @property
+    def block_length(self) -> int:
+        """Trials per rule block under the fixed schedule."""
+        return self.trials // FIXED_BLOCKS
+
+
+PRESETS: Mapping[str, WCSTParams] = {
+    # Hao et al.: WCST-64, switch after 10 consecutive correct, fixed key cards.
+    "wcst64": WCSTParams(),
+    # Kennedy & Nowak: 25 trials, switch after 6, four options generated per trial.
+    "kennedy": WCSTParams(trials=25, criterion=6, deck=DECK_PER_TRIAL),
+    # Reflection-Bench (easy): 72 trials, rule changes every 12 trials; identifiable
+    # key cards instead of theirs (which hold two 1s and no 3). Criterion 10 only
+    # defines categories / streak metrics.
+    "reflection_bench": WCSTParams(trials=72, criterion=10, schedule=SCHEDULE_FIXED),
+}
+
+
+# --------------------------------------------------------------------------- #
+# Reply parsing
+# --------------------------------------------------------------------------- #
+
+_COLOUR_RE = "|".join(COLOURS)
+_SHAPE_RE = "|".join(SHAPES)
+_NUMWORD_RE = "|".join(_NUMBER_WORDS)
+# "[two ]green star(s)" / "[2 ]green stars": a (possibly counted) description of a card.
+_DESCRIPTION = re.compile(
+    rf"\b(?:(?P<n>[1-4]|{_NUMWORD_RE})\s+)?(?P<c>{_COLOUR_RE})\s+(?P<s>{_SHAPE_RE})(?:e?s)?\b",
+    re.IGNORECASE,
+)
+# "card two", "option three" (number words only after card/option).
+_CARD_WORD = re.compile(rf"\b(?:card|option)\s*#?\s*(?P<n>{_NUMWORD_RE})\b", re.IGNORECASE)
+# A standalone digit 1-4: not part of a word or a longer/decimal number ("**2**", "(3)", "2." ok).
+_DIGIT = re.compile(r"(?<![\w.,])(?P<n>[1-4])(?!\w|[.,]\d)")
+
+
+def find_choices(text: str, options: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Every mention of a card in ``text`` as ``(position, option index 0-3)``.
+
+    A mention is
+
+    * a standalone digit 1-4 ("2", "Card 3", "**4**", "Answer: 1");
+    * "card"/"option" followed by a number word ("card two");
+    * a description naming exactly one option: colour + shape, optionally with a
+      count ("green stars", "two green stars"); when a count is given it must
+      agree with that option. Digits or number words inside a description are
+      counts, never card numbers.
+
+    Descriptions of the test card never match: by construction no option shares
+    both its colour and its shape with the test card.
+    """
+    found: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for m in _DESCRIPTION.finditer(text):
+        taken.append(m.span())
+        colour, shape = m.group("c").lower(), m.group("s").lower()
+        hits = [k for k, o in enumerate(options) if o[COLOUR] == colour and o[SHAPE] == shape]
+        if m.group("n") is not None:
+            raw = m.group("n").lower()
+            n = int(raw) if raw.isdigit() else _NUMBER_WORDS.index(raw) + 1
+            hits = [k for k in hits if options[k][NUMBER] == n]
+        if len(hits) == 1:
+            found.append((m.start(), hits[0]))
+
+    def free(span: tuple[int, int]) -> bool:
+        return all(span[1] <= a or span[0] >= b for a, b in taken)
+
+    for m in _CARD_WORD.finditer(text):
+        if free(m.span("n")):
+            found.append((m.start(), _NUMBER_WORDS.index(m.group("n").lower())))
+    for m in _DIGIT.finditer(text):
+        if free(m.span("n")):
+            found.append((m.start(), int(m.group("n")) - 1))
+    return sorted(found)
+
+
+def parse_reply(
+    reply: str, strategy: Strategy, options: Sequence[Mapping[str, Any]]
+) -> int | ParseFailure:
+    """The chosen option index (0-3) from a raw reply, or a :class:`ParseFailure`."""
+    return extract_choice(reply, strategy, lambda text: find_choices(text, options))
+
+
+# --------------------------------------------------------------------------- #
+# Messages
+# --------------------------------------------------------------------------- #
+
+RULE_SENTENCE = (
+    "The correct match depends on a rule, which will be based solely on either the number of "
+    "shapes, the color of the shapes, or the shape type itself."
+)
+EXCLUSIVITY_SENTENCE = "There will be no combination of these characteristics to define the rule."
+
+FEEDBACK_CORRECT = "Correct!"
+FEEDBACK_INCORRECT = "Incorrect."
+#: Feedback for an unreadable reply, selected by the :class:`ParseFailure` code.
+FEEDBACK_INVALID: Mapping[str, str] = {
+    NO_ANSWER: "Your reply could not be read: answer with the number of one card, 1-4.",
+    AMBIGUOUS: "Your reply named more than one card: answer with the number of one card, 1-4.",
+}
+CLOSING = "That was the last card. The test is over."
+
+
+def system_prompt(params: WCSTParams) -> str:
+    """Task instructions (adapted from Hao et al. and Kennedy & Nowak, Appendix A)."""
+    lines = ["You are performing the Wisconsin Card Sorting Test."]
+    if params.deck == DECK_FIXED_KEYS:
+        lines.append("There are four key cards on the table:")
+        lines += [f"Card {k + 1}: {card_text(c)}" for k, c in enumerate(KEY_CARDS)]
+        lines.append("In each trial you are shown a new card and must match it to one of the four key cards.")
+    else:
+        lines.append(
+            "In each trial you are shown a card and four option cards, numbered 1 to 4, "
+            "and must match your card to one of the four options."
+        )
+    rule = RULE_SENTENCE
+    if params.exclusivity_hint:
+        rule += " " + EXCLUSIVITY_SENTENCE
+    lines.append(rule)
+    lines.append(
+        "You are not told the rule. After each answer you are told whether it was correct or incorrect. "
+        "If your match was incorrect, try a different rule; if it was correct, keep that rule. "
+        "The rule may change during the test without warning."
+    )
+    lines.append(
+        "Your choice is the number of one card, 1-4. " + STRATEGY_INSTRUCTIONS[params.strategy]
+    )
+    return "\n".join(lines)
+
+
+def stimulus_text(params: WCSTParams, card: Mapping[str, Any], options: Sequence[Mapping[str, Any]]) -> str:
+    """The question of one trial."""
+    if params.deck == DECK_FIXED_KEYS:
+        return f"Your card: {card_text(card)}.\nWhich key card does it match? Answer with its number."
+    lines = [f"Your card: {card_text(card)}.", "Options:"]
+    lines += [f"Option {k + 1}: {card_text(o)}" for k, o in enumerate(options)]
+    lines.append("Which option does your card match? Answer with its number.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- #
+# Environment
+# --------------------------------------------------------------------------- #
+
+
+class WCSTEnv(Env):
+    """Wisconsin Card Sorting Test.
+
+    Description:
+        The model sorts ``params.trials`` cards, one per turn, to one of four cards by an
+        undisclosed rule (colour, shape or number) that it must infer from "correct" /
+        "incorrect" feedback. The rule changes without warning: after ``criterion``
+        consecutive correct sorts (``schedule="criterion"``, Hao et al. Algorithm 1) or every
+        ``trials // 6`` trials (``schedule="fixed"``, Reflection-Bench).
+
+    Reply format:
+        The number of one card, 1-4 (see :func:`find_choices`); with ``cot``/``free`` a final
+        ``Answer: <n>`` line. Unreadable or ambiguous replies are ``invalid`` trials.
+
+    Messages:
+        Turn 1: the first card (and its options for ``per_trial_options``). Each later
+        message: feedback on the previous reply and the next card. After the last trial:
+        the closing feedback only.
+
+    Scoring:
+        A sort is correct iff the chosen card matches the test card on the rule in force
+        for that trial. The answer that completes a category is checked against the rule
+        in force before the switch (it is correct); the switch applies from the next trial.
+        One record per trial is appended to ``self.log``; see ``scoring.wcst_metrics``.
+
+    Episode end:
+        ``terminated`` after trial ``params.trials``; never truncated (``max_turns == trials``).
+
+    Arguments:
+        params: :class:`WCSTParams`.
+
+    References:
+        Hao et al., WCST for VLLMs (Algorithm 1, eqs. 1-6); Kennedy & Nowak (2024);
+        Reflection-Bench (A.3).
+
+    Version history:
+        v1: first version.
+
+    Example:
+        >>> env = WCSTEnv(PRESETS["wcst64"])
+        >>> message, info = env.reset(seed=0)
+        >>> message.startswith("Your card:")
+        True
+        >>> message, terminated, truncated, info = env.step("Answer: 1")
+        >>> env.log[0]["trial"], env.log[0]["outcome"] in ("correct", "error")
+        (1, True)
+    """
+
+    name = "wcst"
+
+    def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        p: WCSTParams = self.params
+        rng = self.rng
+        if rng is None:  # pragma: no cover - Env.reset sets it before calling _reset
+            raise RuntimeError("WCSTEnv._reset() called outside reset()")
+        # Everything is drawn up front, in a fixed order, so stimuli depend on the seed only.
+        if p.schedule == SCHEDULE_CRITERION:
+            self._rules = draw_criterion_rules(rng, p.trials // p.criterion + 1)
+        else:
+            self._rules = draw_fixed_rules(rng)
+        if p.deck == DECK_FIXED_KEYS:
+            self._cards = draw_fixed_key_cards(rng, p.trials)
+            self._options = [[dict(k) for k in KEY_CARDS] for _ in range(p.trials)]
+        else:
+            pairs = [draw_per_trial_options(rng) for _ in range(p.trials)]
+            self._cards = [c for c, _ in pairs]
+            self._options = [o for _, o in pairs]
+        self._rule_index = 0
+        self._previous_rule: str | None = None
+        self._streak = 0
+        self.system_prompt = system_prompt(p)
+        info = self._info(next_trial=1, last_outcome=None, last_choice=None)
+        return stimulus_text(p, self._cards[0], self._options[0]), info
+
+    def _info(self, next_trial: int, last_outcome: str | None, last_choice: int | None) -> dict[str, Any]:
+        """What agents may see: the stimulus, never the rule."""
+        done = next_trial > self.params.trials
+        i = next_trial - 1
+        return {
+            "choices": list(CHOICES),
+            "card": None if done else dict(self._cards[i]),
+            "options": None if done else [dict(o) for o in self._options[i]],
+            "trial": next_trial,
+            "last_outcome": last_outcome,
+            "last_choice": last_choice,
+        }
+
+    def _step(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
+        p: WCSTParams = self.params
+        trial = len(self.log) + 1
+        i = trial - 1
+        card, options = self._cards[i], self._options[i]
+        rule = self._rules[self._rule_index]
+
+        parsed = parse_reply(reply, p.strategy, options)
+        if isinstance(parsed, ParseFailure):
+            choice, invalid, matched = None, parsed.code, None
+            outcome = Outcome.INVALID
+            feedback = FEEDBACK_INVALID[parsed.code]
+        else:
+            choice, invalid = int(parsed), None
+            dims = matched_dimensions(card, options[choice])
+            matched = dims[0] if dims else None  # at most one with unambiguous decks
+            outcome = Outcome.CORRECT if rule in dims else Outcome.ERROR
+            feedback = FEEDBACK_CORRECT if outcome is Outcome.CORRECT else FEEDBACK_INCORRECT
+
+        # Hao's Algorithm 1: any non-correct selection resets c; reaching the
+        # criterion completes a category (recorded as c = criterion) and resets c.
+        self._streak = self._streak + 1 if outcome is Outcome.CORRECT else 0
+        completed = self._streak == p.criterion
+        self.log.append(
+            {
+                "trial": trial,
+                "rule": rule,
+                "previous_rule": self._previous_rule,
+                "card": dict(card),
+                "options": [dict(o) for o in options],
+                "choice": choice,
+                "invalid": invalid,
+                "matched": matched,
+                "outcome": outcome.value,
+                "streak": self._streak,
+                "category_completed": completed,
+                "feedback": feedback,
+            }
+        )
+        if completed:
+            self._streak = 0
+            if p.schedule == SCHEDULE_CRITERION:
+                # The switch applies from the next trial: this answer was scored above.
+                self._switch_rule()
+        if p.schedule == SCHEDULE_FIXED and trial % p.block_length == 0 and trial < p.trials:
+            # c counts consecutive correct sorts under the rule in force (as in Algorithm 1,
+            # where c is reset whenever the rule changes).
+            self._streak = 0
+            self._switch_rule()
+
+        terminated = trial >= p.trials
+        info = self._info(next_trial=trial + 1, last_outcome=outcome.value, last_choice=choice)
+        if terminated:
+            return f"{feedback}\n\n{CLOSING}", True, info
+        return f"{feedback}\n\n{stimulus_text(p, self._cards[trial], self._options[trial])}", False, info
+
+    @property
+    def current_rule(self) -> str:
+        """The rule in force for the next trial (for tests and debugging; never shown to agents)."""
+        if not self._reset_called:
+            raise RuntimeError("WCSTEnv.current_rule read before reset()")
+        return self._rules[self._rule_index]
+
+    def _switch_rule(self) -> None:
+        self._previous_rule = self._rules[self._rule_index]
+        self._rule_index += 1
+

@@ -1,0 +1,186 @@
+"""Interactive tasks inside lm-eval's own evaluator, with an in-process fake backend.
+
+The fake counts ``generate_until`` calls and sees every prompt, which a real model
+cannot show; the real-model runs are in ``test_e2e_cli.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from lm_eval import simple_evaluate
+from lm_eval.api.model import LM
+from lm_eval.tasks import TaskManager
+
+from lm_eval_cog._autoload import register_baseline, task_dir
+from lm_eval_cog.lmeval.task import score_transcript
+from lm_eval_cog.paradigms import get_paradigm
+
+WCST = get_paradigm("wcst")
+
+
+class FakeLM(LM):
+    """Replies ``Answer: 1`` to everything; tokens are whitespace-separated words."""
+
+    def __init__(self, max_length: int = 100_000, fail_when=None) -> None:
+        super().__init__()
+        self.max_length = max_length
+        self.fail_when = fail_when
+        self.calls: list[list[tuple]] = []
+
+    def generate_until(self, requests, disable_tqdm: bool = False):
+        args = [r.args for r in requests]
+        self.calls.append(args)
+        if self.fail_when and any(self.fail_when(prompt) for prompt, _ in args):
+            raise RuntimeError("backend exploded on this prompt")
+        return ["Answer: 1" for _ in requests]
+
+    def tok_encode(self, text: str):
+        return text.split()
+
+    def loglikelihood(self, requests):
+        raise NotImplementedError
+
+    loglikelihood_rolling = loglikelihood
+
+
+def evaluate(lm, tasks, limit=3, metadata=None, **kwargs):
+    # As the CLI does with --metadata: the TaskManager hands it to every task.
+    return simple_evaluate(
+        model=lm,
+        tasks=tasks,
+        limit=limit,
+        task_manager=TaskManager(include_path=str(task_dir()), include_defaults=False, metadata=metadata),
+        log_samples=True,
+        bootstrap_iters=0,
+        **kwargs,
+    )
+
+
+def transcripts(out, task):
+    return [s["resps"][0][0] for s in out["samples"][task]]
+
+
+def test_each_turn_is_one_generate_until_call_over_all_live_episodes():
+    lm = FakeLM()
+    out = evaluate(lm, ["cog_wcst"], limit=3)
+    assert len(lm.calls) == 64  # wcst64: every episode plays 64 trials
+    assert all(len(call) == 3 for call in lm.calls)
+    for t in transcripts(out, "cog_wcst"):
+        assert t["status"] == "completed" and len(t["turns"]) == 64 and len(t["trials"]) == 64
+
+
+def test_episodes_of_several_tasks_share_the_calls_of_a_turn():
+    lm = FakeLM()
+    evaluate(lm, ["cog_wcst", "cog_wcst_kennedy"], limit=2)
+    assert [len(c) for c in lm.calls] == [4] * 25 + [2] * (64 - 25)
+
+
+def test_trimming_to_the_context_window_keeps_the_instructions_and_records_dropped_turns():
+    lm = FakeLM(max_length=1200)  # words; far shorter than a 64-trial transcript
+    out = evaluate(lm, ["cog_wcst_direct"], limit=2)
+    system = transcripts(out, "cog_wcst_direct")[0]["system"]
+    budget = 1200 - 32  # max_length minus the direct strategy's generation budget
+    for call in lm.calls:
+        for prompt, _ in call:
+            assert prompt.startswith(system) and len(prompt.split()) <= budget
+    turns = transcripts(out, "cog_wcst_direct")[0]["turns"]
+    assert turns[0]["dropped_turns"] == 0 and turns[-1]["dropped_turns"] > 0
+    assert all(a["dropped_turns"] <= b["dropped_turns"] for a, b in zip(turns, turns[1:]))
+    assert all(t["prompt_tokens"] <= budget for t in turns)
+
+
+def test_a_failing_episode_is_recorded_with_its_reason_while_the_others_finish():
+    # The backend fails on episode 1's sixth prompt: its first three stimuli in a row
+    # identify it (prompts carry the whole history), six user turns the sixth turn.
+    probe = evaluate(FakeLM(), ["cog_wcst_direct"], limit=3)
+    first = "\nAssistant:Answer: 1\nUser: ".join(t["user"] for t in transcripts(probe, "cog_wcst_direct")[1]["turns"][:3])
+    out = evaluate(FakeLM(fail_when=lambda p: first in p and p.count("User: ") >= 6), ["cog_wcst_direct"], limit=3)
+    status = [t["status"] for t in transcripts(out, "cog_wcst_direct")]
+    assert status == ["completed", "failed", "completed"]
+    failed = transcripts(out, "cog_wcst_direct")[1]
+    assert "backend exploded" in failed["error"] and len(failed["trials"]) == 5
+    res = out["results"]["cog_wcst_direct"]
+    assert res["episode_failed,none"] == pytest.approx(1 / 3)
+    assert not math.isnan(res["acc,none"])  # the failed episode drops out of the means
+
+
+def test_metrics_recomputed_from_logged_samples_equal_the_reported_ones():
+    out = evaluate(FakeLM(), ["cog_wcst_kennedy"], limit=3)
+    samples = out["samples"]["cog_wcst_kennedy"]
+    per_episode = [score_transcript(json.loads(json.dumps(s["resps"][0][0]))) for s in samples]
+    for name in [s.name for s in WCST.metric_specs]:
+        values = [m[name] for m in per_episode]
+        expected = np.nan if all(map(math.isnan, values)) else np.nanmean(values)
+        assert out["results"]["cog_wcst_kennedy"][f"{name},none"] == pytest.approx(expected, nan_ok=True)
+        assert [s[name] for s in samples] == pytest.approx(values, nan_ok=True)
+
+
+def test_gen_kwargs_and_system_instruction_reach_every_turn():
+    lm = FakeLM()
+    evaluate(lm, ["cog_wcst_direct"], limit=1, gen_kwargs={"max_gen_toks": 7}, system_instruction="Be careful.")
+    prompt, gen_kwargs = lm.calls[3][0]
+    assert gen_kwargs["max_gen_toks"] == 7 and gen_kwargs["do_sample"] is False
+    assert "\nUser:" in gen_kwargs["until"]  # plain transcript: never write the next user turn
+    assert prompt.startswith("Be careful.\n\n")
+
+
+def test_same_seed_gives_the_same_stimuli_and_metadata_seed_changes_them():
+    first = [t["turns"][0]["user"] for t in transcripts(evaluate(FakeLM(), ["cog_wcst"], limit=3), "cog_wcst")]
+    again = [t["turns"][0]["user"] for t in transcripts(evaluate(FakeLM(), ["cog_wcst"], limit=3), "cog_wcst")]
+    other = evaluate(FakeLM(), ["cog_wcst"], limit=3, metadata={"seed": 99})
+    assert first == again
+    assert first != [t["turns"][0]["user"] for t in transcripts(other, "cog_wcst")]
+    assert transcripts(other, "cog_wcst")[0]["task_seed"] == 99
+
+
+def test_paradigm_parameters_come_from_metadata_and_bad_ones_name_themselves():
+    out = evaluate(FakeLM(), ["cog_wcst"], limit=1, metadata={"wcst": {"trials": 12}, "episodes": 2})
+    assert len(transcripts(out, "cog_wcst")[0]["trials"]) == 12
+    with pytest.raises(ValueError, match="trials"):
+        evaluate(FakeLM(), ["cog_wcst"], limit=1, metadata={"wcst": {"trials": 0}})
+    with pytest.raises(ValueError, match="triles"):
+        evaluate(FakeLM(), ["cog_wcst"], limit=1, metadata={"wcst": {"triles": 10}})
+    with pytest.raises(ValueError, match="episodes"):
+        evaluate(FakeLM(), ["cog_wcst"], limit=1, metadata={"episodes": 0})
+
+
+def test_predict_only_keeps_transcripts_without_metrics():
+    out = evaluate(FakeLM(), ["cog_wcst_kennedy"], limit=1, predict_only=True)
+    assert transcripts(out, "cog_wcst_kennedy")[0]["status"] == "completed"
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    register_baseline()
+    return lambda policy, task, limit: simple_evaluate(
+        model="cog_baseline",
+        model_args=f"policy={policy}",
+        tasks=[task],
+        limit=limit,
+        task_manager=TaskManager(include_path=str(task_dir()), include_defaults=False),
+        log_samples=True,
+        bootstrap_iters=0,
+    )
+
+
+def test_optimal_player_completes_five_categories_with_five_perseverative_errors_every_episode(baseline):
+    out = baseline("optimal", "cog_wcst", None)  # all 30 default episodes
+    samples = out["samples"]["cog_wcst"]
+    assert len(samples) == 30
+    assert all(s["categories_completed"] == 5 and s["perseverative_errors"] == 5 for s in samples)
+    assert all(10 <= s["trials_to_first_category"] <= 12 for s in samples)
+
+
+def test_random_player_is_right_a_quarter_of_the_time(baseline):
+    out = baseline("random", "cog_wcst_direct", None)
+    assert out["results"]["cog_wcst_direct"]["acc,none"] == pytest.approx(0.25, abs=0.03)
+    assert out["results"]["cog_wcst_direct"]["invalid_rate,none"] == 0
+
+
+def test_unknown_baseline_policy_is_a_clear_error(baseline):
+    with pytest.raises(ValueError, match="Unknown wcst policy 'optimum'.*optimal"):
+        baseline("optimum", "cog_wcst", 1)
