@@ -16,7 +16,7 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 from lm_eval_cog._autoload import register_baseline, task_dir
-from lm_eval_cog.lmeval.task import score_transcript
+from lm_eval_cog.transcripts import score_transcript
 from lm_eval_cog.paradigms import get_paradigm
 
 WCST = get_paradigm("wcst")
@@ -61,7 +61,7 @@ def evaluate(lm, tasks, limit=3, metadata=None, **kwargs):
 
 
 def transcripts(out, task):
-    return [s["resps"][0][0] for s in out["samples"][task]]
+    return [json.loads(s["resps"][0][0]) for s in out["samples"][task]]
 
 
 def test_each_turn_is_one_generate_until_call_over_all_live_episodes():
@@ -111,7 +111,7 @@ def test_a_failing_episode_is_recorded_with_its_reason_while_the_others_finish()
 def test_metrics_recomputed_from_logged_samples_equal_the_reported_ones():
     out = evaluate(FakeLM(), ["cog_wcst_kennedy"], limit=3)
     samples = out["samples"]["cog_wcst_kennedy"]
-    per_episode = [score_transcript(json.loads(json.dumps(s["resps"][0][0]))) for s in samples]
+    per_episode = [score_transcript(s["resps"][0][0]) for s in samples]
     for name in [s.name for s in WCST.metric_specs]:
         values = [m[name] for m in per_episode]
         expected = np.nan if all(map(math.isnan, values)) else np.nanmean(values)

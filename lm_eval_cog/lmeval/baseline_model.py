@@ -53,7 +53,7 @@ class BaselineLM(LM):
             raise ValueError(f"cog_baseline: model_args policy must be a policy name, got {policy!r}")
         self.policy = policy
 
-    def cog_episode(self, requests: Sequence[Instance]) -> list[dict[str, Any]]:
+    def cog_episode(self, requests: Sequence[Instance]) -> list[str]:
         # Validate the policy against every paradigm requested before playing anything.
         for spec in {req.args[1]["spec"]["paradigm"] for req in requests}:
             paradigm = get_paradigm(spec)

@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import enum
 import inspect
+import json
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -37,19 +38,23 @@ def install() -> None:
         setattr(LM, REQUEST_TYPE, _cog_episode)
 
 
-def _cog_episode(self: LM, requests: Sequence[Instance]) -> list[dict[str, Any]]:
+def _cog_episode(self: LM, requests: Sequence[Instance]) -> list[str]:
     return run_requests(requests, LMPlayer(self), progress=getattr(self, "rank", 0) == 0)
 
 
-def run_requests(requests: Sequence[Instance], player: runner.Player, *, progress: bool = True) -> list[dict[str, Any]]:
-    """Play one episode per request in lock step; return one transcript per request, in order."""
+def run_requests(requests: Sequence[Instance], player: runner.Player, *, progress: bool = True) -> list[str]:
+    """Play one episode per request in lock step; return one transcript per request, in order.
+
+    Transcripts travel as JSON strings: lm-eval's sample logger writes any other
+    object as its Python ``repr``, which could not be read back offline.
+    """
     payloads = [req.args[1] for req in requests]
     episodes = runner.start_episodes((p["spec"] for p in payloads), make_env)
     for ep, payload in zip(episodes, payloads):
         ep.spec["params"] = _jsonable(dataclasses.asdict(ep.env.params)) if ep.env is not None else None
         ep.settings = payload  # how to render and generate (read by LMPlayer)
     runner.run_lockstep(episodes, player, progress="cog episodes" if progress else False)
-    return [ep.transcript() for ep in episodes]
+    return [json.dumps(ep.transcript(), ensure_ascii=False) for ep in episodes]
 
 
 class LMPlayer:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import difflib
 import logging
 import json
-import math
 from typing import Any
 
 import datasets
@@ -36,14 +35,13 @@ from lm_eval.api.task import ConfigurableTask
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import coerce_strategy
+from lm_eval_cog.transcripts import FAILED_METRIC, score_transcript
 
 _LOG = logging.getLogger(__name__)
 DEFAULT_EPISODES = 30
 DEFAULT_TASK_SEED = 1234  # lm-eval's default fewshot/task seed
 REQUEST_TYPE = seam.REQUEST_TYPE
 seam.install()  # every lm-eval model gains ``cog_episode`` once a cog task is loaded
-#: Extra metric: share of episodes that failed (backend or environment error).
-FAILED_METRIC = "episode_failed"
 # Generation defaults per strategy: replies that reason need room; all greedy.
 _DEFAULT_GEN = {
     "direct": {"until": [], "max_gen_toks": 32, "do_sample": False},
@@ -156,22 +154,6 @@ class InteractiveTask(ConfigurableTask):
         if "bypass" in self._metric_fn_list:  # --predict_only
             return {"bypass": None}
         return score_transcript(results[0], self.paradigm)
-
-
-def score_transcript(transcript: dict[str, Any], paradigm: Any = None) -> dict[str, float]:
-    """Metrics of one episode from its transcript (the logged sample's response).
-
-    A failed episode scores NaN on every paradigm metric (they are aggregated with
-    lm-eval's ``nanmean``, so it drops out of the means) and 1 on ``episode_failed``.
-    """
-    paradigm = paradigm or get_paradigm(transcript["paradigm"])
-    if transcript["status"] == "failed":
-        out = {s.name: math.nan for s in paradigm.metric_specs}
-    else:
-        params = paradigm.make_params(transcript["preset"], transcript["strategy"], transcript["overrides"])
-        out = {k: float(v) for k, v in paradigm.metrics(transcript["trials"], params).items()}
-    out[FAILED_METRIC] = float(transcript["status"] == "failed")
-    return out
 
 
 def _positive_int(name: str, value: Any) -> int:
