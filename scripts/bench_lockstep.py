@@ -56,7 +56,8 @@ def play(lm, episode_specs, max_gen_toks: int, chat: bool, lockstep: bool):
     replies = [[t.reply for t in ep.turns] for ep in episodes]
     failed = sum(ep.status == runner.FAILED for ep in episodes)
     return {"wall_s": wall, "calls": player.calls, "prompt_tokens": prompt, "generated_tokens": generated,
-            "gen_tok_per_s": generated / wall, "failed": failed}, replies  # fmt: skip
+            "gen_tok_per_s": generated / wall, "tok_per_s": (prompt + generated) / wall,
+            "failed": failed}, replies  # fmt: skip
 
 
 def main() -> None:
@@ -88,10 +89,11 @@ def main() -> None:
 
     print(f"model={args.model} device={args.device} episodes={args.episodes} preset={args.preset} "
           f"strategy={args.strategy} trials={args.trials or 'preset'} max_gen_toks={args.max_gen_toks} chat={args.chat}")
-    print(f"{'mode':<18}{'wall s':>9}{'calls':>7}{'prompt tok':>12}{'gen tok':>9}{'gen tok/s':>11}{'failed':>8}")
+    print(f"{'mode':<16}{'wall s':>8}{'calls':>7}{'prompt tok':>12}{'gen tok':>9}{'gen tok/s':>11}"
+          f"{'all tok/s':>11}{'failed':>8}")
     for name, r in (("lock-step", lock), ("one-at-a-time", seq)):
-        print(f"{name:<18}{r['wall_s']:>9.1f}{r['calls']:>7}{r['prompt_tokens']:>12}{r['generated_tokens']:>9}"
-              f"{r['gen_tok_per_s']:>11.1f}{r['failed']:>8}")
+        print(f"{name:<16}{r['wall_s']:>8.1f}{r['calls']:>7}{r['prompt_tokens']:>12}{r['generated_tokens']:>9}"
+              f"{r['gen_tok_per_s']:>11.1f}{r['tok_per_s']:>11.1f}{r['failed']:>8}")
     print(f"speed-up (one-at-a-time wall / lock-step wall): {seq['wall_s'] / lock['wall_s']:.2f}x")
     print(f"episodes with identical replies in both modes: {same}/{args.episodes} "
           "(batched padding can change greedy ties)")

@@ -184,3 +184,35 @@ def test_random_player_is_right_a_quarter_of_the_time(baseline):
 def test_unknown_baseline_policy_is_a_clear_error(baseline):
     with pytest.raises(ValueError, match="Unknown wcst policy 'optimum'.*optimal"):
         baseline("optimum", "cog_wcst", 1)
+
+
+def test_lm_evals_seed_argument_sets_the_task_seed_unless_metadata_gives_one():
+    default = transcripts(evaluate(FakeLM(), ["cog_wcst"], limit=2), "cog_wcst")
+    reseeded = transcripts(evaluate(FakeLM(), ["cog_wcst"], limit=2, fewshot_random_seed=7), "cog_wcst")
+    assert [t["task_seed"] for t in default] == [1234, 1234] and reseeded[0]["task_seed"] == 7
+    assert [t["turns"][0]["user"] for t in default] != [t["turns"][0]["user"] for t in reseeded]
+    pinned = transcripts(evaluate(FakeLM(), ["cog_wcst"], limit=1, fewshot_random_seed=7, metadata={"seed": 5}), "cog_wcst")
+    assert pinned[0]["task_seed"] == 5
+
+
+class FakeVLLM(FakeLM):
+    """Stands in for lm-eval's vLLM wrapper, which sends one engine call per ``batch_size`` prompts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batch_size = 1  # lm_eval's CLI default
+        self.seen_batch_sizes: list = []
+
+    def generate_until(self, requests, disable_tqdm: bool = False):
+        self.seen_batch_sizes.append(self.batch_size)
+        return super().generate_until(requests, disable_tqdm)
+
+
+FakeVLLM.__module__ = "lm_eval.models.vllm_causallms"
+
+
+def test_vllm_gets_one_engine_call_per_turn_even_with_the_default_batch_size_one():
+    lm = FakeVLLM()
+    evaluate(lm, ["cog_wcst_kennedy"], limit=3)
+    assert set(lm.seen_batch_sizes) == {"auto"} and len(lm.seen_batch_sizes) == 25
+    assert lm.batch_size == 1  # restored for the user's other tasks
