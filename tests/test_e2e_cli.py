@@ -128,3 +128,21 @@ def test_include_path_route_works_with_the_hook_switched_off(tmp_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     (results,) = glob.glob(str(tmp_path / "out" / "*" / "results_*.json"))
     assert "acc,none" in json.loads(Path(results).read_text())["results"]["cog_wcst_direct"]
+
+
+def test_greedy_rerun_gives_identical_transcripts(tmp_path, model):
+    runs = []
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        run_lm_eval(
+            tmp_path / name,
+            "--model", "hf",
+            "--model_args", f"pretrained={model},dtype=float32",
+            "--tasks", "cog_wcst_direct",
+            "--limit", "2",
+            "--batch_size", "2",
+            "--metadata", '{"wcst": {"trials": 6}}',
+        )  # fmt: skip
+        runs.append(read_transcripts(results_and_samples(tmp_path / name, "cog_wcst_direct")[1]))
+    assert [len(t["trials"]) for t in runs[0]] == [6, 6]
+    assert runs[0] == runs[1]
