@@ -216,3 +216,10 @@ def test_vllm_gets_one_engine_call_per_turn_even_with_the_default_batch_size_one
     evaluate(lm, ["cog_wcst_kennedy"], limit=3)
     assert set(lm.seen_batch_sizes) == {"auto"} and len(lm.seen_batch_sizes) == 25
     assert lm.batch_size == 1  # restored for the user's other tasks
+
+
+def test_suite_group_reports_mean_accuracy_of_its_tasks():
+    out = evaluate(FakeLM(), ["cog_wcst_suite"], limit=1)
+    members = ["cog_wcst", "cog_wcst_direct", "cog_wcst_free", "cog_wcst_kennedy", "cog_wcst_reflection_bench"]
+    accs = [out["results"][t]["acc,none"] for t in members]
+    assert out["results"]["cog_wcst_suite"]["acc,none"] == pytest.approx(sum(accs) / len(accs))
