@@ -17,8 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from lm_eval_cog.paradigms import get_paradigm
 
 #: Extra metric of every interactive task: 1 for an episode that failed, else 0.
@@ -50,13 +48,12 @@ def read_transcripts(samples_jsonl: str | Path) -> list[dict[str, Any]]:
 
 
 def recompute(samples_jsonl: str | Path) -> dict[str, float]:
-    """Task-level metrics (NaN-aware means, as the task aggregates them) from a samples file."""
+    """Task-level metrics from a samples file, aggregated with lm-eval's own ``nanmean``
+    (what the task uses, so the numbers match the results JSON)."""
+    from lm_eval.api.metrics import nanmean
+
     scores = [score_transcript(t) for t in read_transcripts(samples_jsonl)]
-    out = {}
-    for name in scores[0]:
-        values = np.array([s[name] for s in scores], dtype=float)
-        out[name] = math.nan if np.isnan(values).all() else float(np.nanmean(values))
-    return out
+    return {name: float(nanmean([s[name] for s in scores])) for name in scores[0]}
 
 
 def main(argv: list[str] | None = None) -> int:

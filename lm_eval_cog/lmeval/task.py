@@ -24,8 +24,8 @@ Run parameters come from the task metadata, which lm-eval merges from the YAML,
 from __future__ import annotations
 
 import difflib
-import logging
 import json
+import logging
 from typing import Any
 
 import datasets
@@ -34,7 +34,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.paradigms import get_paradigm
-from lm_eval_cog.paradigms.base import coerce_strategy
+from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
 from lm_eval_cog.transcripts import FAILED_METRIC, score_transcript
 
 _LOG = logging.getLogger(__name__)
@@ -67,8 +67,8 @@ class InteractiveTask(ConfigurableTask):
             raise ValueError(f"metadata.{self.paradigm.name} must be a dict of parameter overrides, got {overrides!r}")
         # Validates every name and value now, before any model call.
         self.params = self.paradigm.make_params(meta["preset"], strategy, overrides)
-        self.episodes = _positive_int("episodes", meta.get("episodes", DEFAULT_EPISODES))
-        self.task_seed = None if meta.get("seed") is None else _non_negative_int("seed", meta["seed"])
+        self.episodes = require_int("metadata", "episodes", meta.get("episodes", DEFAULT_EPISODES), 1)
+        self.task_seed = None if meta.get("seed") is None else require_int("metadata", "seed", meta["seed"], 0)
         _warn_near_misses(meta, self.paradigm.name)
 
         cfg["output_type"] = "generate_until"
@@ -112,8 +112,6 @@ class InteractiveTask(ConfigurableTask):
 
     def episode_spec(self, doc: dict[str, Any]) -> dict[str, Any]:
         """Everything needed to rebuild the episode: paradigm, params, seeds."""
-        from lm_eval_cog.paradigms.base import episode_seed
-
         task_seed = self.task_seed if self.task_seed is not None else self._fewshot_seed
         return {
             "task": self.config.task,
@@ -154,18 +152,6 @@ class InteractiveTask(ConfigurableTask):
         if "bypass" in self._metric_fn_list:  # --predict_only
             return {"bypass": None}
         return score_transcript(results[0], self.paradigm)
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"metadata parameter {name!r} must be a positive int, got {value!r}")
-    return value
-
-
-def _non_negative_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"metadata parameter {name!r} must be a non-negative int, got {value!r}")
-    return value
 
 
 def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:

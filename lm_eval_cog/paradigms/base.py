@@ -242,6 +242,15 @@ def unknown_name_message(what: str, given: str, allowed: Sequence[str] | Mapping
     return f"Unknown {what} {given!r}.{hint} Allowed: {', '.join(allowed)}."
 
 
+def require_int(what: str, name: str, value: Any, minimum: int) -> int:
+    """``value`` as an int >= ``minimum``, else a ``ValueError`` naming the parameter,
+    e.g. "wcst parameter 'trials' must be a positive int, got 0"."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        kind = {0: "non-negative", 1: "positive"}.get(minimum, f">= {minimum}")
+        raise ValueError(f"{what} parameter {name!r} must be a {kind} int, got {value!r}")
+    return int(value)
+
+
 def coerce_strategy(value: str | Strategy) -> Strategy:
     """Strategy from a string, with a clear error naming the parameter."""
     if isinstance(value, Strategy):

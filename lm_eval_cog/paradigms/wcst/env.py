@@ -23,6 +23,7 @@ from lm_eval_cog.paradigms.base import (
     Strategy,
     coerce_strategy,
     extract_choice,
+    require_int,
 )
 
 # --------------------------------------------------------------------------- #
@@ -160,11 +161,6 @@ def draw_fixed_rules(rng: np.random.Generator) -> list[str]:
 # --------------------------------------------------------------------------- #
 
 
-def _positive_int(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"wcst parameter {name!r} must be a positive int, got {value!r}")
-
-
 @dataclass(frozen=True)
 class WCSTParams:
     """Parameters of one WCST protocol (defaults: Hao et al.'s WCST-64).
@@ -191,10 +187,8 @@ class WCSTParams:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "strategy", coerce_strategy(self.strategy))
-        _positive_int("trials", self.trials)
-        _positive_int("criterion", self.criterion)
-        object.__setattr__(self, "trials", int(self.trials))
-        object.__setattr__(self, "criterion", int(self.criterion))
+        object.__setattr__(self, "trials", require_int("wcst", "trials", self.trials, 1))
+        object.__setattr__(self, "criterion", require_int("wcst", "criterion", self.criterion, 1))
         if self.schedule not in SCHEDULES:
             raise ValueError(
                 f"wcst parameter 'schedule' must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}"
