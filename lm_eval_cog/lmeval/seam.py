@@ -25,6 +25,7 @@ from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval import vllm_backend
+from lm_eval_cog.lmeval.compat import make_instance
 from lm_eval_cog.paradigms import make_env
 from lm_eval_cog.rendering import PLAIN_STOP, ContextOverflow, Renderer
 
@@ -80,7 +81,7 @@ class LMPlayer:
                 out[i] = exc
                 continue
             ep.current.dropped_turns, ep.current.prompt_tokens = dropped, n_tokens
-            batch.append(Instance(request_type="generate_until", doc={}, arguments=(prompt, gen_kwargs), idx=0))
+            batch.append(make_instance("generate_until", (prompt, gen_kwargs), task_name=ep.spec.get("task"), doc_id=ep.spec.get("index")))
             slots.append(i)
         if batch:
             if vllm_backend.is_vllm(self.lm):

@@ -38,6 +38,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_cog.lmeval import seam
+from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names
 from lm_eval_cog.paradigms import chance, get_paradigm
 from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
 from lm_eval_cog.transcripts import CACHED_METRIC, FAILED_METRIC, score_transcript
@@ -154,17 +155,18 @@ class InteractiveTask(ConfigurableTask):
             "gen_kwargs": dict(self.config.generation_kwargs or {}),
             **self._chat,
         }
-        return Instance(
-            request_type=REQUEST_TYPE,
+        return make_instance(
+            REQUEST_TYPE,
+            (ctx, payload),
             doc=doc,
-            arguments=(ctx, payload),
-            idx=0,
+            task_name=self.config.task,
+            doc_id=kwargs.get("doc_id"),
             metadata=kwargs.get("metadata"),
         )
 
     # ---------------------------------------------------------------- scoring
     def process_results(self, doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
-        if "bypass" in self._metric_fn_list:  # --predict_only
+        if "bypass" in metric_fn_names(self):  # --predict_only
             return {"bypass": None}
         return {
             **score_transcript(results[0], self.paradigm),
