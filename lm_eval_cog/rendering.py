@@ -16,6 +16,7 @@ dropped stays dropped) so the prompt prefix changes as rarely as possible.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,15 @@ from lm_eval_cog.runner import Episode
 
 #: Stop sequence of the plain format: the model must not write the next user turn.
 PLAIN_STOP = "\nUser:"
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """``text`` with lone surrogates (a backend's undecodable bytes) replaced by U+FFFD:
+    a tokenizer cannot encode them. The transcript keeps the raw reply."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 class ContextOverflow(RuntimeError):
@@ -74,7 +84,7 @@ class Renderer:
     system_instruction: str | None = None
 
     def messages(self, ep: Episode, drop: int) -> list[dict[str, str]]:
-        msgs = ep.messages(drop)
+        msgs = [{**m, "content": encodable(m["content"])} for m in ep.messages(drop)]
         if self.system_instruction:
             if msgs[0]["role"] == "system":
                 msgs[0] = {"role": "system", "content": f"{self.system_instruction}\n\n{msgs[0]['content']}"}

@@ -4,14 +4,19 @@ Each turn, the prompts of every episode still running go to the player in ONE
 batched call (for an lm-eval backend: one ``generate_until``). The runner knows
 nothing of lm-eval or torch: a :class:`Player` turns live episodes into replies.
 
-Failure isolation: if a batched call raises, each episode of the batch is
-retried alone, so only the episodes whose own request fails are marked
-``failed`` (with the reason) and the others go on.
+Failure isolation: if a batched call raises (or passes ``turn_timeout``), each
+episode of the batch is retried alone, so only the episodes whose own request fails
+are marked ``failed`` (with the reason) and the others go on.
+
+Turn timeout: Python cannot stop a call that hangs, so with a timeout the player is
+called in a daemon thread and abandoned when the time is up (its late reply is
+discarded; a daemon thread never keeps the process alive at exit).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -115,20 +120,36 @@ def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str
     return episodes
 
 
+class TurnTimeout(TimeoutError):
+    """The player gave no reply within the turn timeout."""
+
+
 def run_lockstep(
     episodes: list[Episode],
     player: Player,
     *,
     progress: bool | str = True,
+    turn_timeout: float | None = None,
 ) -> list[Episode]:
-    """Advance all live episodes together until every one has ended. Returns ``episodes``."""
+    """Advance all live episodes together until every one has ended. Returns ``episodes``.
+
+    ``turn_timeout``: seconds one player call may take (None: no limit); an episode
+    whose own request passes it fails with the reason.
+    """
     bar = _progress_bar(episodes, progress)
     try:
         while live := [ep for ep in episodes if ep.live]:
-            replies = _respond_isolated(player, live)
+            replies = _respond_isolated(player, live, turn_timeout)
             for ep, reply in zip(live, replies):
                 if isinstance(reply, BaseException):
                     ep.fail(_reason("model request", reply))
+                    continue
+                if isinstance(reply, (bytes, bytearray)):
+                    # Undecodable bytes survive as lone surrogates (lossless; the
+                    # transcript escapes them, see transcripts.dumps).
+                    reply = bytes(reply).decode("utf-8", "surrogateescape")
+                if not isinstance(reply, str):
+                    ep.fail(f"model request failed: the backend returned {type(reply).__name__} {reply!r:.200}, not a str")
                     continue
                 _advance(ep, reply)
             if bar is not None:
@@ -161,9 +182,9 @@ def _advance(ep: Episode, reply: str) -> None:
         ep.turns.append(Turn(user=message))
 
 
-def _respond_isolated(player: Player, live: list[Episode]) -> list[str | BaseException]:
+def _respond_isolated(player: Player, live: list[Episode], timeout: float | None = None) -> list[str | BaseException]:
     try:
-        replies = list(player.respond(live))
+        replies = list(_call(player, live, timeout))
         if len(replies) != len(live):
             raise RuntimeError(f"player returned {len(replies)} replies for {len(live)} episodes")
         return replies
@@ -173,11 +194,33 @@ def _respond_isolated(player: Player, live: list[Episode]) -> list[str | BaseExc
     out: list[str | BaseException] = []
     for ep in live:
         try:
-            (reply,) = player.respond([ep])
+            (reply,) = _call(player, [ep], timeout)
             out.append(reply)
         except Exception as exc:  # noqa: BLE001
             out.append(exc)
     return out
+
+
+def _call(player: Player, episodes: list[Episode], timeout: float | None) -> list[str | BaseException]:
+    if timeout is None:
+        return player.respond(episodes)
+    result: list[Any] = []
+
+    def work() -> None:
+        try:
+            result.append(("ok", player.respond(episodes)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            result.append(("error", exc))
+
+    worker = threading.Thread(target=work, name="cog-turn", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not result:
+        raise TurnTimeout(f"no reply within the turn timeout of {timeout:g} s ({len(episodes)} episode(s) in the call)")
+    kind, value = result[0]
+    if kind == "error":
+        raise value
+    return value
 
 
 def _reason(where: str, exc: BaseException) -> str:

@@ -11,9 +11,13 @@ trial log, the status and any error. The metrics are a pure function of it::
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import enum
 import json
 import math
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +37,54 @@ def cached_share(transcript: dict[str, Any]) -> float:
     return sum(t["cached_tokens"] for t in turns) / prompt if prompt else math.nan
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(transcript: dict[str, Any]) -> str:
+    """The transcript as JSON text that any UTF-8 writer accepts.
+
+    Non-ASCII text stays readable; lone surrogates (a backend's undecodable bytes,
+    e.g. ``surrogateescape``) cannot be encoded as UTF-8, so they are written as JSON
+    escapes (``\\udcff``), which ``json.loads`` turns back into the same characters.
+    (Outside strings JSON has no such characters, so the substitution is safe.)
+    """
+    text = json.dumps(transcript, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def stored_params(transcript: dict[str, Any], paradigm: Any) -> Any:
+    """The parameters the episode was played with.
+
+    ``transcript["params"]`` (written by the seam) wins over the preset: presets may
+    change between releases, a transcript must rescore as it was played. Transcripts
+    without it (older ones) fall back to preset, strategy and overrides.
+    """
+    stored = transcript.get("params")
+    if not isinstance(stored, dict):
+        return paradigm.make_params(transcript["preset"], transcript["strategy"], transcript["overrides"])
+    # The types (enum, tuple) come from a template instance: JSON made them str and list.
+    template = paradigm.presets.get(transcript.get("preset")) or paradigm.presets[paradigm.default_preset]
+    fields = {f.name for f in dataclasses.fields(template)}
+    unknown = sorted(set(stored) - fields)
+    if unknown:
+        raise ValueError(
+            f"transcript params {unknown} are not {paradigm.name} parameters any more; "
+            "rescore it with the release that played it"
+        )
+    return dataclasses.replace(template, **{k: _like(getattr(template, k), v) for k, v in stored.items()})
+
+
+def _like(template: Any, value: Any) -> Any:
+    if isinstance(template, enum.Enum):
+        return type(template)(value)
+    if isinstance(template, tuple) and isinstance(value, list):
+        inner = template[0] if template else None
+        return tuple(_like(inner, v) if inner is not None else v for v in value)
+    return value
+
+
 def score_transcript(transcript: str | dict[str, Any], paradigm: Any = None) -> dict[str, float]:
-    """Metrics of one episode from its transcript.
+    """Metrics of one episode from its transcript, with the parameters stored in it.
 
     A failed episode scores NaN on every paradigm metric (the task aggregates them
     with lm-eval's ``nanmean``, so it drops out of the means) and 1 on ``episode_failed``.
@@ -46,11 +96,39 @@ def score_transcript(transcript: str | dict[str, Any], paradigm: Any = None) -> 
     if transcript["status"] == "failed":
         out = {s.name: math.nan for s in paradigm.metric_specs}
     else:
-        params = paradigm.make_params(transcript["preset"], transcript["strategy"], transcript["overrides"])
+        params = stored_params(transcript, paradigm)
         out = {k: float(v) for k, v in paradigm.metrics(transcript["trials"], params).items()}
     out[FAILED_METRIC] = float(transcript["status"] == "failed")
     out[CACHED_METRIC] = cached_share(transcript)
     return out
+
+
+def rebuild_prompt(
+    transcript: str | dict[str, Any],
+    turn: int,
+    chat_template: Callable[[list[dict[str, str]]], Any] | None = None,
+) -> Any:
+    """The prompt of turn ``turn`` (0-based) exactly as the backend received it.
+
+    Everything comes from the transcript (system prompt, ``system_instruction``, turns,
+    replies, dropped turns) except, for a chat-template run, the model's template:
+    pass it, e.g. ``lm.apply_chat_template`` of the same model.
+    """
+    from lm_eval_cog.rendering import Renderer
+    from lm_eval_cog.runner import Episode, Turn
+
+    if isinstance(transcript, str):
+        transcript = json.loads(transcript)
+    if transcript.get("apply_chat_template") and chat_template is None:
+        raise ValueError("this episode was rendered with the model's chat template: pass chat_template=")
+    turns = [Turn(**t) for t in transcript["turns"][: turn + 1]]
+    episode = Episode(spec=transcript, system=transcript["system"], turns=turns)
+    renderer = Renderer(
+        chat_template=chat_template if transcript.get("apply_chat_template") else None,
+        count_tokens=len,
+        system_instruction=transcript.get("system_instruction"),
+    )
+    return renderer.to_prompt(renderer.messages(episode, turns[-1].dropped_turns))
 
 
 def read_transcripts(samples_jsonl: str | Path) -> list[dict[str, Any]]:

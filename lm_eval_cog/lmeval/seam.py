@@ -7,6 +7,11 @@ backend that implements ``generate_until`` (hf, vllm, local-completions,
 local-chat-completions, ...) able to play episodes: all episodes of all requested
 interactive tasks advance in lock step, each turn being ONE ``generate_until``
 call over the prompts of the episodes still running.
+
+Around the run: ``--use_cache`` is read and written turn by turn (an interrupted run
+resumes, :mod:`~lm_eval_cog.lmeval.episode_cache`); an optional turn timeout
+(``LM_EVAL_COG_TURN_TIMEOUT`` seconds) fails an episode whose request hangs; a task
+with more than :data:`FAILED_SHARE_WARNING` of its episodes failed is reported loudly.
 """
 
 from __future__ import annotations
@@ -15,8 +20,10 @@ import copy
 import dataclasses
 import enum
 import inspect
-import json
+import logging
 import math
+import os
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,13 +31,21 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
-from lm_eval_cog.lmeval import vllm_backend
+from lm_eval_cog.lmeval import hf_backend, vllm_backend
 from lm_eval_cog.lmeval.compat import make_instance
+from lm_eval_cog.lmeval.episode_cache import TurnCache, model_identity
 from lm_eval_cog.paradigms import make_env
 from lm_eval_cog.rendering import PLAIN_STOP, ContextOverflow, Renderer
+from lm_eval_cog.transcripts import dumps
 
 REQUEST_TYPE = "cog_episode"
 _GEN_TOKS_KEYS = ("max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens")
+#: Environment variable: seconds one turn's model call may take before its episodes fail.
+TURN_TIMEOUT_ENV = "LM_EVAL_COG_TURN_TIMEOUT"
+#: A task with a larger share of failed episodes gets a WARNING (the means leave them out).
+FAILED_SHARE_WARNING = 0.10
+# lm-eval's logger hierarchy: its handler, --verbosity and LMEVAL_LOG_LEVEL apply.
+_LOG = logging.getLogger("lm_eval.cog")
 
 
 def install() -> None:
@@ -40,22 +55,83 @@ def install() -> None:
 
 
 def _cog_episode(self: LM, requests: Sequence[Instance]) -> list[str]:
-    return run_requests(requests, LMPlayer(self), progress=getattr(self, "rank", 0) == 0)
+    player = LMPlayer(self)  # refuses a --use_cache database of another model, before any request
+    out = run_requests(requests, player, progress=getattr(self, "rank", 0) == 0, turn_timeout=turn_timeout_from_env())
+    if player.cache is not None:
+        _LOG.info(
+            f"--use_cache {player.cache.path}: {player.replayed} turn requests replayed from the cache, "
+            f"{player.generated} generated"
+        )
+    return out
 
 
-def run_requests(requests: Sequence[Instance], player: runner.Player, *, progress: bool = True) -> list[str]:
+def turn_timeout_from_env() -> float | None:
+    """``LM_EVAL_COG_TURN_TIMEOUT`` in seconds (unset or empty: no limit)."""
+    raw = os.environ.get(TURN_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise ValueError(f"{TURN_TIMEOUT_ENV} must be a positive number of seconds, got {raw!r}")
+    return value
+
+
+def run_requests(
+    requests: Sequence[Instance],
+    player: runner.Player,
+    *,
+    progress: bool = True,
+    turn_timeout: float | None = None,
+) -> list[str]:
     """Play one episode per request in lock step; return one transcript per request, in order.
 
     Transcripts travel as JSON strings: lm-eval's sample logger writes any other
-    object as its Python ``repr``, which could not be read back offline.
+    object as its Python ``repr``, which could not be read back offline. Each holds
+    what rebuilds every prompt exactly: the model, the paradigm's system prompt, the
+    user's ``system_instruction``, the chat-template switch, the generation settings
+    as sent, and per turn the dropped turns (see :func:`lm_eval_cog.transcripts.rebuild_prompt`).
     """
     payloads = [req.args[1] for req in requests]
     episodes = runner.start_episodes((p["spec"] for p in payloads), make_env)
+    model = model_identity(player.lm) if isinstance(player, LMPlayer) else type(player).__qualname__
     for ep, payload in zip(episodes, payloads):
         ep.spec["params"] = _jsonable(dataclasses.asdict(ep.env.params)) if ep.env is not None else None
-        ep.settings = payload  # how to render and generate (read by LMPlayer)
-    runner.run_lockstep(episodes, player, progress="cog episodes" if progress else False)
-    return [json.dumps(ep.transcript(), ensure_ascii=False) for ep in episodes]
+        ep.settings = {**payload, "gen_kwargs": sent_gen_kwargs(payload)}  # read by LMPlayer
+        ep.spec.update(
+            model=model,
+            apply_chat_template=bool(payload.get("apply_chat_template")),
+            system_instruction=payload.get("system_instruction"),
+            gen_kwargs=ep.settings["gen_kwargs"],
+        )
+    runner.run_lockstep(episodes, player, progress="cog episodes" if progress else False, turn_timeout=turn_timeout)
+    warn_on_failures(episodes)
+    return [dumps(ep.transcript()) for ep in episodes]
+
+
+def sent_gen_kwargs(settings: dict[str, Any]) -> dict[str, Any]:
+    """The generation settings each turn's request carries (the plain format adds its stop)."""
+    gen_kwargs = copy.deepcopy(settings["gen_kwargs"])
+    if not settings.get("apply_chat_template"):
+        gen_kwargs["until"] = [*_as_list(gen_kwargs.get("until")), PLAIN_STOP]
+    return gen_kwargs
+
+
+def warn_on_failures(episodes: Sequence[runner.Episode], threshold: float = FAILED_SHARE_WARNING) -> None:
+    """A WARNING per task with more than ``threshold`` of its episodes failed: count and first reasons."""
+    by_task: dict[str, list[runner.Episode]] = defaultdict(list)
+    for ep in episodes:
+        by_task[str(ep.spec.get("task"))].append(ep)
+    for task, eps in by_task.items():
+        failed = [ep for ep in eps if ep.status == runner.FAILED]
+        if len(failed) > threshold * len(eps):
+            reasons = "; ".join(f"episode {ep.spec.get('index')}: {ep.error}" for ep in failed[:3])
+            _LOG.warning(
+                f"task {task}: {len(failed)} of {len(eps)} episodes FAILED ({len(failed) / len(eps):.0%}); "
+                f"their metrics are NaN and left out of the means (see episode_failed). First reasons: {reasons}"
+            )
 
 
 class LMPlayer:
@@ -65,6 +141,11 @@ class LMPlayer:
         self.lm = lm
         self._renderers: dict[tuple, Renderer] = {}
         self._checked_cache = False
+        #: lm-eval's --use_cache database (None without it); counts of turn requests.
+        self.cache = TurnCache.of(lm)
+        self.replayed = 0
+        self.generated = 0
+        self._auto_batch = hf_backend.AutoBatch() if hf_backend.is_auto_batch(lm) else None
 
     def respond(self, episodes: Sequence[runner.Episode]) -> list[str | BaseException]:
         out: list[str | BaseException | None] = [None] * len(episodes)
@@ -73,23 +154,38 @@ class LMPlayer:
         for i, ep in enumerate(episodes):
             settings = ep.settings
             gen_kwargs = copy.deepcopy(settings["gen_kwargs"])
-            if not settings["apply_chat_template"]:
-                gen_kwargs["until"] = [*_as_list(gen_kwargs.get("until")), PLAIN_STOP]
             try:
                 prompt, dropped, n_tokens = self._renderer(settings, gen_kwargs).render(ep)
             except ContextOverflow as exc:
                 out[i] = exc
                 continue
             ep.current.dropped_turns, ep.current.prompt_tokens = dropped, n_tokens
-            batch.append(make_instance("generate_until", (prompt, gen_kwargs), task_name=ep.spec.get("task"), doc_id=ep.spec.get("index")))
+            hit = self.cache.get((prompt, gen_kwargs)) if self.cache is not None else None
+            if hit is not None:  # finished in an earlier, interrupted run: no model call
+                out[i], ep.current.cached_tokens = hit.reply, hit.cached_tokens
+                self.replayed += 1
+                continue
+            task, index = ep.spec.get("task"), ep.spec.get("index")
+            batch.append(make_instance("generate_until", (prompt, gen_kwargs), task_name=task, doc_id=index, metadata=(task, index, 1)))
             slots.append(i)
         if batch:
             if vllm_backend.is_vllm(self.lm):
                 replies = self._generate_vllm(batch, [episodes[i] for i in slots])
+            elif self._auto_batch is not None:
+                with self._auto_batch.turn(self.lm, len(batch)):
+                    replies = _generate(self.lm, batch)
             else:
                 replies = _generate(self.lm, batch)
-            for i, reply in zip(slots, replies):
+            replies = list(replies)
+            if len(replies) != len(batch):
+                raise RuntimeError(f"the backend returned {len(replies)} replies for {len(batch)} requests")
+            self.generated += len(batch)
+            for i, request, reply in zip(slots, batch, replies):
                 out[i] = reply
+                if self.cache is not None and isinstance(reply, str):
+                    self.cache.put(request.args, reply, episodes[i].current.cached_tokens)
+            if self.cache is not None:
+                self.cache.commit()
         return out  # type: ignore[return-value]
 
     def _generate_vllm(self, batch: list[Instance], episodes: list[runner.Episode]) -> list[str]:
