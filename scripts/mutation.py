@@ -1,0 +1,211 @@
+"""Mutation run of the metric and parsing code: kill rate per file (a dev tool, not CI).
+
+    .venv-dev/bin/python scripts/mutation.py                      # every file in [tool.mutmut]
+    .venv-dev/bin/python scripts/mutation.py lm_eval_cog/paradigms/measures.py
+    .venv-dev/bin/python scripts/mutation.py --report-only        # re-read the last run
+    .venv-dev/bin/python scripts/mutation.py --rev HEAD           # a clean export of a commit
+
+Mutation itself is mutmut's (configuration: ``[tool.mutmut]`` in ``pyproject.toml``);
+this script only
+
+* starts mutmut with the package's own modules unloaded first: the start-up hook's
+  ``.pth`` line imports ``lm_eval_cog`` from the checkout in every Python process, and
+  a package already in ``sys.modules`` would make the tests import the original code
+  instead of mutmut's copy under ``mutants/`` (every mutant would "survive");
+* restricts ``only_mutate`` to the files given on the command line;
+* wipes ``mutants/`` first (unless ``--reuse``): mutmut never re-copies an unmutated file
+  that is already there, so a stale copy of a module changed since would be tested;
+* with ``--rev``, runs on a clean export of that commit (in a temporary folder) instead
+  of the working tree, so that uncommitted edits elsewhere cannot break the run;
+* reads mutmut's own result files (``mutants/<file>.meta``) and prints, per file,
+  killed / (total - known equivalents), the survivors with their mutmut ids and diffs,
+  and the known-equivalent mutants separately, each with the reason it is equivalent.
+
+Known equivalents (:data:`EQUIVALENT`) are matched by function and by the text of the
+mutated line, not by mutmut's serial number (which shifts when a function changes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Mutants that cannot change behaviour, matched by (function, mutated line).
+#: ``function``: the mutmut id without its ``__mutmut_<n>`` tail; ``line``: the mutated
+#: line as mutmut writes it, stripped. Each carries the reason it is equivalent.
+EQUIVALENT: list[dict[str, str]] = []
+
+# Run inside the mutmut child process: drop the checkout's copy of the package (imported
+# by the start-up hook's .pth line) so that mutmut's sys.path entry for mutants/ wins,
+# apply the file selection, then hand over to mutmut's command line.
+_BOOTSTRAP = """
+import json, os, sys
+for _name in [m for m in sys.modules if m == "lm_eval_cog" or m.startswith("lm_eval_cog.")]:
+    del sys.modules[_name]
+from mutmut.configuration import config
+_only = json.loads(os.environ["COG_MUTATION_FILES"])
+if _only:
+    config().only_mutate = _only
+from mutmut.__main__ import cli
+sys.argv = ["mutmut", *sys.argv[1:]]
+cli()
+"""
+
+_STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
+           36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout",
+           37: "caught by type check", None: "not checked", -9: "segfault", -11: "segfault"}
+
+
+def configured_files(root: Path = ROOT) -> list[str]:
+    """The ``only_mutate`` list of ``[tool.mutmut]`` in pyproject.toml."""
+    config = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
+    return list(config["only_mutate"])
+
+
+def export_rev(rev: str) -> Path:
+    """A clean copy of commit ``rev`` in a temporary folder (reused for the same commit)."""
+    sha = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    target = Path(os.environ.get("TMPDIR", "/tmp")) / "lm_eval_cog_mutation" / sha[:12]
+    if not (target / "pyproject.toml").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    print(f"mutation run on {rev} ({sha[:12]}) in {target}")
+    return target
+
+
+def run_mutmut(files: list[str], max_children: int, root: Path = ROOT) -> float:
+    """Run ``mutmut run`` on ``files`` (glob patterns) in ``root``; returns the wall-clock seconds."""
+    env = dict(os.environ, COG_MUTATION_FILES=json.dumps(files), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-c", _BOOTSTRAP, "run", "--max-children", str(max_children)], cwd=root, env=env
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"mutmut run failed with exit status {proc.returncode}")
+    return time.monotonic() - start
+
+
+@dataclass
+class Mutant:
+    name: str
+    status: str
+    diff: str
+
+    @property
+    def function(self) -> str:
+        return self.name.rsplit("__mutmut_", 1)[0]
+
+    @property
+    def mutated_line(self) -> str:
+        added = [ln[1:].strip() for ln in self.diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+        return " | ".join(added)
+
+
+def equivalence_reason(m: Mutant) -> str | None:
+    """The reason ``m`` is a known equivalent, or None."""
+    for e in EQUIVALENT:
+        if e["function"] == m.function and e["line"] == m.mutated_line:
+            return e["reason"]
+    return None
+
+
+def _diff(mutant_name: str, path: Path) -> str:
+    from mutmut.mutation.file_mutation import get_diff_for_mutant  # noqa: PLC0415
+
+    try:
+        return get_diff_for_mutant(mutant_name, path=path)
+    except Exception as exc:  # noqa: BLE001 - a report line, not a crash
+        return f"(no diff: {exc})"
+
+
+def load_results(files: list[str], root: Path = ROOT) -> dict[str, list[Mutant]]:
+    """mutmut's verdicts per mutated source file, from its ``.meta`` files under ``mutants/``."""
+    import fnmatch  # noqa: PLC0415
+
+    os.chdir(root)  # mutmut reads its configuration and mutants/ from the working directory
+    results: dict[str, list[Mutant]] = {}
+    for meta in sorted((root / "mutants").rglob("*.py.meta")):
+        source = meta.relative_to(root / "mutants").with_suffix("")
+        if not any(fnmatch.fnmatch(str(source), f) for f in files):
+            continue
+        codes = json.loads(meta.read_text("utf-8")).get("exit_code_by_key", {})
+        mutants = []
+        for name, code in sorted(codes.items(), key=lambda kv: _natural(kv[0])):
+            status = _STATUS.get(code, "suspicious")
+            diff = _diff(name, source) if status != "killed" else ""
+            mutants.append(Mutant(name, status, diff))
+        results[str(source)] = mutants
+    return results
+
+
+def _natural(name: str) -> tuple[str, int]:
+    head, _, n = name.rpartition("__mutmut_")
+    return head, int(n) if n.isdigit() else 0
+
+
+def report(results: dict[str, list[Mutant]], show_diffs: bool = True) -> int:
+    """Print the per-file table, survivors and equivalents; returns the number of unexplained survivors."""
+    rows, survivors, equivalents = [], [], []
+    all_killed = all_counted = 0
+    for path, mutants in results.items():
+        counted = [m for m in mutants if equivalence_reason(m) is None]
+        equivalents += [(m, equivalence_reason(m)) for m in mutants if equivalence_reason(m) is not None]
+        killed = sum(m.status in ("killed", "timeout", "caught by type check") for m in counted)
+        survivors += [m for m in counted if m.status not in ("killed", "timeout", "caught by type check")]
+        rate = f"{100 * killed / len(counted):5.1f}%" if counted else "    -"
+        rows.append((path, killed, len(counted), len(mutants) - len(counted), rate))
+        all_killed += killed
+        all_counted += len(counted)
+    width = max((len(r[0]) for r in rows), default=10)
+    print(f"\n{'file':<{width}}  killed / counted  equivalent  kill rate")
+    for path, killed, counted, eq, rate in rows:
+        print(f"{path:<{width}}  {killed:6d} / {counted:<7d}  {eq:10d}  {rate}")
+    if all_counted:
+        print(f"{'total':<{width}}  {all_killed:6d} / {all_counted:<7d}  {len(equivalents):10d}  "
+              f"{100 * all_killed / all_counted:5.1f}%")
+    print(f"\nSurvivors ({len(survivors)}):")
+    for m in survivors:
+        print(f"  {m.name}: {m.status}")
+        if show_diffs:
+            for line in m.diff.splitlines():
+                if line.startswith(("+", "-")) and not line.startswith(("+++", "---")):
+                    print(f"      {line}")
+    print(f"\nKnown equivalent, excluded from the rates ({len(equivalents)}):")
+    for m, reason in equivalents:
+        print(f"  {m.name}: {m.mutated_line}\n      -> {reason}")
+    return len(survivors)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", help="source files or glob patterns (default: [tool.mutmut] only_mutate)")
+    parser.add_argument("--max-children", type=int, default=1, help="parallel mutmut workers (default 1)")
+    parser.add_argument("--reuse", action="store_true", help="keep mutants/ and mutmut's cached verdicts")
+    parser.add_argument("--report-only", action="store_true", help="print the last run's results, run nothing")
+    parser.add_argument("--no-diffs", action="store_true", help="survivor ids only")
+    parser.add_argument("--rev", help="run on a clean export of this commit instead of the working tree")
+    args = parser.parse_args(argv)
+    root = export_rev(args.rev) if args.rev else ROOT
+    files = args.files or configured_files(root)
+    if not args.report_only:
+        if not args.reuse and (root / "mutants").exists():
+            shutil.rmtree(root / "mutants")
+        seconds = run_mutmut(files, args.max_children, root)
+        print(f"\nmutmut run: {seconds:.0f} s wall-clock")
+    survivors = report(load_results(files, root), show_diffs=not args.no_diffs)
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
