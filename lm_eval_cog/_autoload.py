@@ -6,8 +6,13 @@ site-packages; Python runs its one line at start-up, which imports this module.
 It does almost nothing then: it adds a ``sys.meta_path`` finder that waits for
 two lm-eval modules and, only when they are imported, patches them:
 
-* ``lm_eval.tasks.manager``: every ``TaskManager`` also indexes our task folder
-  (exactly what ``--include_path <that folder>`` does);
+* ``lm_eval.tasks.manager``: every ``TaskManager`` that indexes lm-eval's own tasks
+  (``include_defaults=True``, the default) also indexes our task folder, exactly
+  what ``--include_path <that folder>`` does. ``TaskManager(include_defaults=False,
+  include_path=X)`` indexes X alone, as lm-eval documents. An lm-eval that discovers
+  task plugins itself (upstream PR #4015: ``discover_plugin_task_paths``) finds our
+  folder through the ``lm_eval.tasks`` entry point, so the hook stands aside there
+  (indexing the folder twice would print one "overrides existing task" warning per task);
 * ``lm_eval.api.registry``: ``get_model`` first imports lm-eval's own models (a
   registry that is not empty stops lm-eval from importing them), then registers
   ``cog_baseline`` lazily.
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import inspect
 import os
 import sys
 import warnings
@@ -39,21 +45,41 @@ def task_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "task_configs"
 
 
+#: What lm-eval's own task-plugin discovery (PR #4015's draft) adds to ``lm_eval.tasks.manager``.
+PLUGIN_DISCOVERY_ATTRS = ("discover_plugin_task_paths", "TASKS_ENTRY_POINT_GROUP")
+
+
+def discovers_task_plugins(manager_module) -> bool:
+    """Whether this lm-eval finds task folders through entry points (then our hook stands aside)."""
+    return any(hasattr(manager_module, name) for name in PLUGIN_DISCOVERY_ATTRS)
+
+
 def _patch_manager(module) -> None:
+    if discovers_task_plugins(module):
+        return
     cls = module.TaskManager
     if getattr(cls.__init__, "_lm_eval_cog", False):
         return
     original = cls.__init__
+    signature = inspect.signature(original)
 
-    def __init__(self, *args, include_path=None, **kwargs):
-        paths = [] if include_path is None else [include_path] if isinstance(include_path, (str, Path)) else list(include_path)
-        ours = task_dir()
-        if ours.is_dir() and not any(_same(p, ours) for p in paths):
-            paths.append(str(ours))
-        original(self, *args, include_path=paths or None, **kwargs)
+    def __init__(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        # Only an index of lm-eval's default tasks gains ours: include_defaults=False means
+        # "exactly the caller's folders" (lm-eval's test_include_defaults_false_with_custom_path).
+        if bound.arguments.get("include_defaults", True):
+            include_path = bound.arguments.get("include_path")
+            paths = [] if include_path is None else [include_path] if isinstance(include_path, (str, Path)) else list(include_path)
+            ours = task_dir()
+            if ours.is_dir() and not any(_same(p, ours) for p in paths):
+                paths.append(str(ours))
+            bound.arguments["include_path"] = paths or None
+        original(*bound.args, **bound.kwargs)
 
     __init__._lm_eval_cog = True  # type: ignore[attr-defined]
     __init__.__wrapped__ = original  # type: ignore[attr-defined]
+    __init__.__signature__ = signature  # type: ignore[attr-defined]
     cls.__init__ = __init__
 
 

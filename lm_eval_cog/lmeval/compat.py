@@ -7,11 +7,16 @@ right branch from what the installed lm-eval actually has.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from lm_eval.api.instance import Instance
+from lm_eval.api.task import ConfigurableTask
 
 _INSTANCE_FIELDS = {f.name for f in dataclasses.fields(Instance)}
+#: 0.5 scores through a pipeline of scorers, each metric name resolved against the
+#: metric registry and type-checked against the task's output type (``parse_metric``).
+SCORER_PIPELINE = hasattr(ConfigurableTask, "_build_scorers")
 
 
 def make_instance(
@@ -44,8 +49,34 @@ def make_instance(
 
 
 def metric_fn_names(task: Any) -> set[str]:
-    """Names of a task's per-metric functions (0.4.13's ``_metric_fn_list``; gone in 0.5)."""
-    return set(getattr(task, "_metric_fn_list", None) or {})
+    """Names of a task's metrics: 0.4.13's ``_metric_fn_list``, or 0.5's scorers' metrics.
+
+    ``--predict_only`` replaces them with the single metric ``bypass`` on both.
+    """
+    legacy = getattr(task, "_metric_fn_list", None)
+    if legacy is not None:
+        return set(legacy)
+    return {m.name for scorer in getattr(task, "_scorers", None) or () for m in (scorer.metrics or ())}
 
 
-__all__ = ["make_instance", "metric_fn_names"]
+def process_results_metric(name: str) -> str | Callable[..., Any]:
+    """The ``metric`` entry of a ``metric_list`` for a metric computed by ``process_results``.
+
+    0.4.13 takes the name. 0.5 resolves a name against its metric registry and
+    type-checks it: our ``acc`` would resolve to lm-eval's loglikelihood ``acc`` and
+    fail ("has output_type ... which does not match ... generate_until"), and every
+    unregistered name logs a placeholder warning. A callable is taken as is, named by
+    its ``__name__``, so the results key stays ``<name>,none``. It is never called:
+    the values come from ``process_results``.
+    """
+    if not SCORER_PIPELINE:
+        return name
+
+    def from_process_results(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"metric {name!r} is computed by the task's process_results, never called")
+
+    from_process_results.__name__ = from_process_results.__qualname__ = name
+    return from_process_results
+
+
+__all__ = ["SCORER_PIPELINE", "make_instance", "metric_fn_names", "process_results_metric"]

@@ -38,7 +38,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_cog.lmeval import seam
-from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names
+from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names, process_results_metric
 from lm_eval_cog.paradigms import chance, get_paradigm
 from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
 from lm_eval_cog.transcripts import CACHED_METRIC, FAILED_METRIC, score_transcript
@@ -94,6 +94,8 @@ class InteractiveTask(ConfigurableTask):
             {"metric": name, "aggregation": "mean", "higher_is_better": True}
             for name in chance.metric_names(self.paradigm.primary_metric)
         ]
+        # Every value comes from process_results; lm-eval 0.5 needs them marked so (compat).
+        cfg["metric_list"] = [{**m, "metric": process_results_metric(m["metric"])} for m in cfg["metric_list"]]
         # Marks metrics as computed by process_results (no per-metric functions).
         cfg["process_results"] = "InteractiveTask.process_results"
         cfg["metadata"] = meta
