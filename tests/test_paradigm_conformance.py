@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from lm_eval_cog.paradigms import available, get_paradigm
+from lm_eval_cog.paradigms.base import ParsePath, Reading
 from lm_eval_cog.paradigms.checks import ParadigmCheckError, check_paradigm
 from lm_eval_cog.paradigms.nback import NBackEnv
 
@@ -45,6 +46,6 @@ def test_check_paradigm_rejects_a_parser_that_reads_junk_as_a_choice(monkeypatch
     """A paradigm whose parser accepts anything fails the junk check."""
     import lm_eval_cog.paradigms.nback.env as nback_env
 
-    monkeypatch.setattr(nback_env, "parse_reply", lambda reply, strategy: "no")
+    monkeypatch.setattr(nback_env, "read_reply", lambda reply, strategy: Reading("no", ParsePath.WHOLE_REPLY))
     with pytest.raises(ParadigmCheckError, match="junk replies were read as choices"):
         check_paradigm(get_paradigm("nback"))

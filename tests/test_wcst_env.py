@@ -35,6 +35,7 @@ LOG_FIELDS = {
     "options",
     "choice",
     "invalid",
+    "parse",
     "matched",
     "outcome",
     "streak",

@@ -145,6 +145,7 @@ def test_metric_specs_order_and_direction():
         ("conceptual_level_responses", True),
         ("failure_to_maintain_set", False),
         ("invalid_rate", False),
+        ("fallback_share", False),
     ]
     assert PARADIGM.metric_specs == metric_specs
 

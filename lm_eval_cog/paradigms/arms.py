@@ -12,8 +12,9 @@ from lm_eval_cog.paradigms.base import (
     Env,
     Outcome,
     ParseFailure,
+    Reading,
     Strategy,
-    extract_choice,
+    read_choice,
     join_message,
     keyword_finder,
 )
@@ -41,9 +42,14 @@ def find_choices(text: str) -> list[tuple[int, str]]:
     return _FIND(text)
 
 
+def read_reply(reply: str, strategy: Strategy) -> Reading:
+    """``"left"``, ``"right"`` or a :class:`ParseFailure`, and how it was read."""
+    return read_choice(reply, strategy, find_choices)
+
+
 def parse_reply(reply: str, strategy: Strategy) -> str | ParseFailure:
     """``"left"``, ``"right"`` or a :class:`ParseFailure`."""
-    return extract_choice(reply, strategy, find_choices)
+    return read_reply(reply, strategy).value
 
 
 def stimulus_text(trial: int) -> str:
@@ -85,7 +91,8 @@ class BanditEnv(Env):
 
     def _step(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
         trial = len(self.log) + 1
-        parsed = parse_reply(reply, self.params.strategy)
+        reading = read_reply(reply, self.params.strategy)
+        parsed = reading.value
         if isinstance(parsed, ParseFailure):
             choice, invalid, reward, outcome = None, parsed.code, 0, Outcome.INVALID
             feedback = FEEDBACK_INVALID[parsed.code]
@@ -100,6 +107,7 @@ class BanditEnv(Env):
                 **self.trial_fields(trial),
                 "choice": choice,
                 "invalid": invalid,
+                "parse": reading.path.value,
                 "reward": reward,
                 "outcome": outcome.value,
                 "feedback": feedback,

@@ -20,7 +20,8 @@ import dataclasses
 import difflib
 import enum
 import re
-from collections.abc import Callable, Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -56,6 +57,32 @@ NO_ANSWER = "no_answer"
 #: Reply names two or more different choices.
 AMBIGUOUS = "ambiguous"
 
+
+class ParsePath(str, enum.Enum):
+    """How a reply was read: the ``parse`` field of every trial record.
+
+    ``FALLBACK`` marks choices read without the closing line that ``free``/``cot``
+    ask for; its share per task (``fallback_share``) says how much of a score rests on it.
+    """
+
+    #: The text after the reply's last ``Answer:`` marker names exactly one choice.
+    ANSWER_LINE = "answer_line"
+    #: ``direct``, no usable answer line: the whole reply names exactly one choice.
+    WHOLE_REPLY = "whole_reply"
+    #: ``free``/``cot``, no usable answer line: the sole choice of the whole reply or of its last sentence.
+    FALLBACK = "fallback"
+    #: No choice was read (the :class:`ParseFailure` code says why).
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A parsed reply: the choice (or :class:`ParseFailure`) and how it was read."""
+
+    value: Any
+    path: ParsePath
+
+
 # Why the ``Answer:`` line: with ``cot``/``free`` the model writes prose that
 # mentions several options; a closing line makes the final choice extractable.
 STRATEGY_INSTRUCTIONS: Mapping[Strategy, str] = {
@@ -67,7 +94,128 @@ STRATEGY_INSTRUCTIONS: Mapping[Strategy, str] = {
     ),
 }
 
-_ANSWER_LINE = re.compile(r"answer\s*(?:is)?\s*[:：=]\s*(.+)", re.IGNORECASE)
+# "Answer:", "answer is:", "Answer =", "**Answer**:" (after NFKC, so "Answer：" too).
+# No quantified group follows another over the same characters, so a long run of
+# blanks after "answer" costs linear time, not quadratic.
+_ANSWER_MARKER = re.compile(r"answer[*_]*\s*(?:is[*_]*\s*)?[:=]", re.IGNORECASE)
+# Line breaks as ``str.splitlines`` knows them.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The answer text: blanks and line breaks right after the marker are skipped
+# ("Answer:\n3"), then the rest of that line.
+_ANSWER_TEXT = re.compile(rf"\s*([^{_LINE_BREAKS}]*)")
+# A sentence ends at a line break, or at . ! ? (。) followed by blanks, possibly after
+# closing quotes, brackets or Markdown emphasis ("card 4.** Then"). One character per
+# match and a lookahead: linear on runs of dots or asterisks.
+_SENTENCE_END = re.compile(rf"[.!?\u3002](?=[)\]\"'*_]*\s)|[{_LINE_BREAKS}]")
+
+
+def normalize_reply(reply: str) -> str:
+    """The text the parsers read: Unicode NFKC (full-width "Answer：２" -> "Answer:2").
+
+    Applied once, in :func:`read_choice`, so that every paradigm reads the same text;
+    the transcript keeps the raw reply.
+    """
+    return unicodedata.normalize("NFKC", reply)
+
+
+def answer_text(text: str) -> str | None:
+    """What the last ``Answer:`` marker of ``text`` says, or None without a marker.
+
+    It is the text from that marker to the end of its line (blanks and line breaks
+    right after the marker are skipped): "My answer: I think 3. Answer: 1" -> "1";
+    "Answer:", a line break, "2", a line break, "because 3 ..." -> "2".
+    """
+    last = None
+    for last in _ANSWER_MARKER.finditer(text):
+        pass
+    if last is None:
+        return None
+    match = _ANSWER_TEXT.match(text, last.end())
+    return match.group(1) if match else ""
+
+
+def last_sentence_start(text: str) -> int:
+    """Index in ``text`` where its last sentence starts.
+
+    Trailing characters that are neither letters nor digits (closing emoji, Markdown
+    rules, blanks) do not make a sentence: in "I pick left. :)" the last sentence is
+    "I pick left".
+    """
+    end = len(text)
+    while end and not text[end - 1].isalnum():
+        end -= 1
+    start = 0
+    for match in _SENTENCE_END.finditer(text, 0, end):
+        start = match.end()
+    return start
+
+
+def _distinct(choices: Iterable[Any]) -> list[Any]:
+    return list(dict.fromkeys(choices))
+
+
+def read_choice(
+    reply: str,
+    strategy: Strategy,
+    find_choices: Callable[[str], Sequence[tuple[int, Any]]],
+) -> Reading:
+    """Read one choice from a raw reply: a :class:`Reading` of the choice or a :class:`ParseFailure`.
+
+    ``find_choices(text)`` returns ``(position, choice)`` pairs for every choice
+    mentioned in ``text`` (paradigm-specific). The reply is NFKC-normalised first.
+    Rules, shared by all paradigms:
+
+    1. **Answer line.** When the reply has an ``Answer:`` marker, the text after the
+       last one, to the end of its line, decides: one distinct choice there is the
+       answer (``answer_line``); two or more are ``ambiguous``. An answer line naming
+       no choice is ignored (rules 2-3 read the whole reply).
+    2. ``direct``: the whole reply must name exactly one distinct choice (repeats are
+       fine): ``whole_reply``; none is ``no_answer``, two or more ``ambiguous``.
+    3. ``free``/``cot`` (asked for an answer line but gave none): a choice is accepted
+       only when it is the sole distinct choice of the whole reply, or else of the
+       reply's last sentence (``fallback``). Anything else is ``ambiguous``: "I will
+       pick right, since left has paid nothing." names both arms in one sentence and
+       is never read as either.
+
+    >>> find = keyword_finder({"left": "left", "right": "right"})
+    >>> read_choice("My answer: left. Answer: right", Strategy.COT, find)
+    Reading(value='right', path=<ParsePath.ANSWER_LINE: 'answer_line'>)
+    >>> read_choice("Left paid nothing. I pick right.", Strategy.COT, find).value
+    'right'
+    >>> read_choice("I will pick right, since left has paid nothing.", Strategy.COT, find).value.code
+    'ambiguous'
+    """
+    if not isinstance(reply, str) or not reply.strip():
+        return _invalid(NO_ANSWER, "empty reply")
+    text = normalize_reply(reply)
+    answer = answer_text(text)
+    if answer is not None:
+        named = _distinct(c for _, c in find_choices(answer))
+        if len(named) == 1:
+            return Reading(named[0], ParsePath.ANSWER_LINE)
+        if len(named) > 1:
+            return _invalid(AMBIGUOUS, f"answer line names {len(named)} different choices")
+        # An empty or unreadable answer line: read the whole reply.
+    found = find_choices(text)
+    named = _distinct(c for _, c in found)
+    if not named:
+        return _invalid(NO_ANSWER, "no choice found in reply")
+    if len(named) == 1:
+        return Reading(named[0], ParsePath.WHOLE_REPLY if strategy is Strategy.DIRECT else ParsePath.FALLBACK)
+    if strategy is Strategy.DIRECT:
+        return _invalid(AMBIGUOUS, f"reply names {len(named)} different choices")
+    start = last_sentence_start(text)
+    last = _distinct(c for position, c in found if position >= start)
+    if len(last) == 1:
+        return Reading(last[0], ParsePath.FALLBACK)
+    return _invalid(
+        AMBIGUOUS,
+        f"reply names {len(named)} different choices, its last sentence {len(last)}, and it has no answer line",
+    )
+
+
+def _invalid(code: str, detail: str) -> Reading:
+    return Reading(ParseFailure(code, detail), ParsePath.INVALID)
 
 
 def extract_choice(
@@ -75,44 +223,15 @@ def extract_choice(
     strategy: Strategy,
     find_choices: Callable[[str], Sequence[tuple[int, Any]]],
 ) -> Any | ParseFailure:
-    """Extract one choice from a raw reply, or a :class:`ParseFailure`.
-
-    ``find_choices(text)`` returns ``(position, choice)`` pairs for every choice
-    mentioned in ``text`` (paradigm-specific). Rules, shared by all paradigms:
-
-    * the last ``Answer: ...`` line wins when present; if it names two different
-      choices the reply is ``ambiguous``;
-    * ``direct``: without such a line the whole reply must name exactly one choice
-      (repeats of the same choice are fine);
-    * ``free``/``cot``: without such a line, fall back to the last choice mentioned.
-    """
-    if not isinstance(reply, str) or not reply.strip():
-        return ParseFailure(NO_ANSWER, "empty reply")
-    answer_lines = [m.group(1) for m in _ANSWER_LINE.finditer(reply)]
-    if answer_lines:
-        found = find_choices(answer_lines[-1])
-        distinct = list(dict.fromkeys(c for _, c in found))
-        if len(distinct) == 1:
-            return distinct[0]
-        if len(distinct) > 1:
-            return ParseFailure(AMBIGUOUS, f"answer line names {len(distinct)} different choices")
-        # An empty or unreadable answer line: fall through to the whole reply.
-    found = sorted(find_choices(reply), key=lambda pc: pc[0])
-    distinct = list(dict.fromkeys(c for _, c in found))
-    if not distinct:
-        return ParseFailure(NO_ANSWER, "no choice found in reply")
-    if strategy is Strategy.DIRECT:
-        if len(distinct) > 1:
-            return ParseFailure(AMBIGUOUS, f"reply names {len(distinct)} different choices")
-        return distinct[0]
-    return found[-1][1]
+    """The choice :func:`read_choice` reads, or its :class:`ParseFailure` (without the path)."""
+    return read_choice(reply, strategy, find_choices).value
 
 
 def keyword_finder(patterns: Mapping[Any, str]) -> Callable[[str], list[tuple[int, Any]]]:
     """A ``find_choices`` for paradigms whose choices are words: ``{choice: regex}``.
 
     Each regex is matched case-insensitively as a whole word; the result lists
-    ``(position, choice)`` for every mention, as :func:`extract_choice` expects.
+    ``(position, choice)`` for every mention, as :func:`read_choice` expects.
     """
     compiled = [(choice, re.compile(rf"\b(?:{rx})\b", re.IGNORECASE)) for choice, rx in patterns.items()]
 
@@ -211,6 +330,16 @@ class MetricSpec:
     name: str
     higher_is_better: bool
     doc: str
+
+
+#: Every paradigm reports how much of its score rests on the free/cot fallback.
+FALLBACK_SHARE = "fallback_share"
+FALLBACK_SHARE_SPEC = MetricSpec(
+    FALLBACK_SHARE,
+    False,
+    "Share of replies whose choice was read by the fallback (free/cot reply without an 'Answer:' line: "
+    "its sole choice, or its last sentence's); 0 with direct. NaN for logs without a 'parse' field.",
+)
 
 
 @dataclass(frozen=True)

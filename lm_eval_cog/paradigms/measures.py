@@ -1,14 +1,18 @@
 """Small statistics shared by paradigm scorers (pure Python + numpy).
 
 Kept here so that two paradigms that use the same published formula
-(Reflection-Bench's MAE score for WPT and PRLT) compute it with one function.
+(Reflection-Bench's MAE score for WPT and PRLT) compute it with one function, and
+every paradigm reports its ``fallback_share`` the same way.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from statistics import NormalDist
+from typing import Any
+
+from lm_eval_cog.paradigms.base import ParsePath
 
 
 def mae_score(estimates: Sequence[float], truths: Sequence[float], max_mae: float) -> float:
@@ -45,3 +49,16 @@ def d_prime(hits: int, signal_trials: int, false_alarms: int, noise_trials: int)
 def ratio(numerator: int | float, denominator: int | float) -> float:
     """``numerator / denominator``, NaN when the denominator is 0 (nothing was measured)."""
     return numerator / denominator if denominator else math.nan
+
+
+def fallback_share(log: Sequence[Mapping[str, Any]], fields: Sequence[str] = ("parse",)) -> float:
+    """Share of the replies of ``log`` read by the free/cot fallback (``ParsePath.FALLBACK``).
+
+    ``fields`` name the record fields holding a reply's parse path (one per reply: IGT
+    logs two replies per trial). NaN for an empty log, or for a log written before
+    parse paths were recorded (nothing to measure).
+    """
+    paths = [record.get(field) for record in log for field in fields]
+    if not paths or any(path is None for path in paths):
+        return math.nan
+    return sum(path == ParsePath.FALLBACK.value for path in paths) / len(paths)

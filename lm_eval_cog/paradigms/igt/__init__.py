@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lm_eval_cog.paradigms.base import Paradigm
 from lm_eval_cog.paradigms.igt.agents import AGENTS, expected_values
-from lm_eval_cog.paradigms.igt.env import DECKS, PRESETS, IGTEnv, IGTParams, parse_reply
+from lm_eval_cog.paradigms.igt.env import DECKS, PRESETS, IGTEnv, IGTParams, parse_reply, read_reply
 from lm_eval_cog.paradigms.igt.scoring import METRIC_NAMES, igt_metrics, metric_specs, trial_credit
 
 PARADIGM = Paradigm(
@@ -22,4 +22,4 @@ PARADIGM = Paradigm(
 )
 
 __all__ = ["DECKS", "METRIC_NAMES", "PARADIGM", "PRESETS", "IGTEnv", "IGTParams", "expected_values", "igt_metrics",
-           "parse_reply", "trial_credit"]
+           "parse_reply", "read_reply", "trial_credit"]

@@ -15,9 +15,10 @@ from lm_eval_cog.paradigms.base import (
     STRATEGY_INSTRUCTIONS,
     Env,
     ParseFailure,
+    Reading,
     Strategy,
     coerce_strategy,
-    extract_choice,
+    read_choice,
     join_message,
     keyword_finder,
     require_int,
@@ -94,9 +95,14 @@ def find_choices(text: str) -> list[tuple[int, str]]:
     return _FIND(text)
 
 
+def read_reply(reply: str, strategy: Strategy) -> Reading:
+    """A deck name or a :class:`ParseFailure`, and how it was read."""
+    return read_choice(reply, strategy, find_choices)
+
+
 def parse_reply(reply: str, strategy: Strategy) -> str | ParseFailure:
     """A deck name or a :class:`ParseFailure`."""
-    return extract_choice(reply, strategy, find_choices)
+    return read_reply(reply, strategy).value
 
 
 FEEDBACK_INVALID: Mapping[str, str] = {
@@ -197,6 +203,7 @@ class IGTEnv(Env):
         self._phase = FIRST
         self._first: str | None = None
         self._first_invalid: str | None = None
+        self._first_parse: str | None = None
         self.balance = p.start
         self.system_prompt = system_prompt(p)
         return first_question(1), self._info(1, None, None)
@@ -213,9 +220,11 @@ class IGTEnv(Env):
     def _step(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
         p: IGTParams = self.params
         trial = len(self.log) + 1
-        parsed = parse_reply(reply, p.strategy)
+        reading = read_reply(reply, p.strategy)
+        parsed = reading.value
         if self._phase == FIRST:
             self._phase = SECOND
+            self._first_parse = reading.path.value
             if isinstance(parsed, ParseFailure):
                 self._first, self._first_invalid = None, parsed.code
                 message = join_message(FEEDBACK_INVALID[parsed.code] + " No card was shown.",
@@ -243,10 +252,12 @@ class IGTEnv(Env):
                 "trial": trial,
                 "first": first,
                 "first_invalid": self._first_invalid,
+                "first_parse": self._first_parse,
                 "preview_gain": None if preview is None else preview[0],
                 "preview_loss": None if preview is None else preview[1],
                 "final": final,
                 "final_invalid": final_invalid,
+                "final_parse": reading.path.value,
                 "switched": None if first is None or final is None else first != final,
                 "gain": None if realised is None else realised[0],
                 "loss": None if realised is None else realised[1],

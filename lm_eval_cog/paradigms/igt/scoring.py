@@ -1,4 +1,5 @@
-"""DC-IGT metrics from the per-trial log alone (``first``, ``final``, ``preview_loss``, ``balance``)."""
+"""DC-IGT metrics from the per-trial log alone (``first``, ``final``, ``preview_loss``, ``balance``,
+``first_parse``, ``final_parse``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import MetricSpec
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec
+from lm_eval_cog.paradigms.measures import fallback_share
 
 SCORE = "score"
 SWITCHING_SCORE = "switching_score"
@@ -39,6 +41,7 @@ metric_specs: tuple[MetricSpec, ...] = (
     MetricSpec(SWITCH_AFTER_GAIN, False, "Share of fully answered trials: left a deck whose preview had no loss."),
     MetricSpec(SWITCH_AFTER_LOSS, True, "Share of fully answered trials: left a deck whose preview had a loss."),
     MetricSpec(INVALID_RATE, False, "Share of the 2 x trials replies (first and final choices) that could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
@@ -83,4 +86,6 @@ def igt_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, floa
         FINAL_BALANCE: final_balance,
         **shares,
         INVALID_RATE: invalid / (2 * n),
+        # Over the 2 x trials replies, as invalid_rate.
+        FALLBACK_SHARE: fallback_share(log, ("first_parse", "final_parse")),
     }

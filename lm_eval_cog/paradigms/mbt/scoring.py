@@ -6,8 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import ratio
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.measures import fallback_share, ratio
 
 REWARD_RATE = "reward_rate"
 ANTICIPATION_RATE = "anticipation_rate"
@@ -22,6 +22,7 @@ metric_specs: tuple[MetricSpec, ...] = (
         "0 for win-stay-lose-shift, 1 for a player that learned the period.",
     ),
     MetricSpec(INVALID_RATE, False, "Share of trials whose reply could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
@@ -36,4 +37,5 @@ def mbt_metrics(log: Sequence[Mapping[str, Any]], params: Any = None) -> dict[st
         REWARD_RATE: sum(int(r["reward"]) for r in log) / n,
         ANTICIPATION_RATE: ratio(sum(r["choice"] == r["good_arm"] for r in reversals), len(reversals)),
         INVALID_RATE: sum(r["outcome"] == Outcome.INVALID.value for r in log) / n,
+        FALLBACK_SHARE: fallback_share(log),
     }

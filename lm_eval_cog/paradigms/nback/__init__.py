@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lm_eval_cog.paradigms.base import Paradigm
 from lm_eval_cog.paradigms.nback.agents import AGENTS
-from lm_eval_cog.paradigms.nback.env import PRESETS, NBackEnv, NBackParams, draw_sequence, parse_reply
+from lm_eval_cog.paradigms.nback.env import PRESETS, NBackEnv, NBackParams, draw_sequence, parse_reply, read_reply
 from lm_eval_cog.paradigms.nback.scoring import METRIC_NAMES, metric_specs, nback_metrics
 
 PARADIGM = Paradigm(
@@ -22,4 +22,4 @@ PARADIGM = Paradigm(
 )
 
 __all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "NBackEnv", "NBackParams", "draw_sequence", "nback_metrics",
-           "parse_reply"]
+           "parse_reply", "read_reply"]

@@ -19,9 +19,10 @@ from lm_eval_cog.paradigms.base import (
     Env,
     Outcome,
     ParseFailure,
+    Reading,
     Strategy,
     coerce_strategy,
-    extract_choice,
+    read_choice,
     join_message,
     keyword_finder,
     require_int,
@@ -122,9 +123,14 @@ def find_choices(text: str) -> list[tuple[int, str]]:
     return _FIND(text)
 
 
+def read_reply(reply: str, strategy: Strategy) -> Reading:
+    """``"yes"``, ``"no"``, ``"not available"`` or a :class:`ParseFailure`, and how it was read."""
+    return read_choice(reply, strategy, find_choices)
+
+
 def parse_reply(reply: str, strategy: Strategy) -> str | ParseFailure:
     """``"yes"``, ``"no"``, ``"not available"`` or a :class:`ParseFailure`."""
-    return extract_choice(reply, strategy, find_choices)
+    return read_reply(reply, strategy).value
 
 
 FEEDBACK_CORRECT = "Correct."
@@ -218,7 +224,8 @@ class NBackEnv(Env):
         trial = len(self.log) + 1
         target = self._targets[trial - 1]
         expected = NOT_AVAILABLE if target is None else YES if target else NO
-        parsed = parse_reply(reply, p.strategy)
+        reading = read_reply(reply, p.strategy)
+        parsed = reading.value
         if isinstance(parsed, ParseFailure):
             choice, invalid, outcome = None, parsed.code, Outcome.INVALID
             feedback = FEEDBACK_INVALID[parsed.code]
@@ -234,6 +241,7 @@ class NBackEnv(Env):
                 "expected": expected,
                 "choice": choice,
                 "invalid": invalid,
+                "parse": reading.path.value,
                 "outcome": outcome.value,
                 "feedback": feedback,
             }

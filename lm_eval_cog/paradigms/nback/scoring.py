@@ -10,8 +10,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import d_prime, ratio
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.measures import d_prime, fallback_share, ratio
 
 SCORE = "score"
 HIT_RATE = "hit_rate"
@@ -25,6 +25,7 @@ metric_specs: tuple[MetricSpec, ...] = (
     MetricSpec(FALSE_ALARM_RATE, False, "Share of 'yes' among the valid answers on comparable non-target trials."),
     MetricSpec(D_PRIME, True, "z(hit rate) - z(false-alarm rate), log-linear corrected counts."),
     MetricSpec(INVALID_RATE, False, "Share of trials whose reply could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
@@ -52,4 +53,5 @@ def nback_metrics(log: Sequence[Mapping[str, Any]], params: Any = None) -> dict[
         FALSE_ALARM_RATE: ratio(false_alarms, len(noise)),
         D_PRIME: d_prime(hits, len(signal), false_alarms, len(noise)),
         INVALID_RATE: invalid / n,
+        FALLBACK_SHARE: fallback_share(log),
     }

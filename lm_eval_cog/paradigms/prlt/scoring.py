@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lm_eval_cog.paradigms import arms
-from lm_eval_cog.paradigms.base import MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import mae_score
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.measures import fallback_share, mae_score
 
 SCORE = "score"
 REWARD_RATE = "reward_rate"
@@ -23,6 +23,7 @@ metric_specs: tuple[MetricSpec, ...] = (
     ),
     MetricSpec(REWARD_RATE, True, "Rewards / trials (an unreadable reply pulls no arm: 0)."),
     MetricSpec(INVALID_RATE, False, "Share of trials whose reply could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
@@ -57,4 +58,5 @@ def prlt_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, flo
         SCORE: mae_score(estimates, truths, max_mae),
         REWARD_RATE: sum(int(r["reward"]) for r in log) / n,
         INVALID_RATE: sum(r["outcome"] == Outcome.INVALID.value for r in log) / n,
+        FALLBACK_SHARE: fallback_share(log),
     }

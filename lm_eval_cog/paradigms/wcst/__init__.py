@@ -16,6 +16,7 @@ from lm_eval_cog.paradigms.wcst.env import (
     card_text,
     find_choices,
     parse_reply,
+    read_reply,
     system_prompt,
 )
 from lm_eval_cog.paradigms.wcst.scoring import METRIC_NAMES, metric_specs, wcst_metrics
@@ -45,6 +46,7 @@ __all__ = [
     "find_choices",
     "metric_specs",
     "parse_reply",
+    "read_reply",
     "system_prompt",
     "wcst_metrics",
 ]

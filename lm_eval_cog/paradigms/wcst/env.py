@@ -6,6 +6,7 @@ variants and every choice that differs from the source papers.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,9 +21,10 @@ from lm_eval_cog.paradigms.base import (
     Env,
     Outcome,
     ParseFailure,
+    Reading,
     Strategy,
     coerce_strategy,
-    extract_choice,
+    read_choice,
     require_int,
 )
 
@@ -235,15 +237,29 @@ PRESETS: Mapping[str, WCSTParams] = {
 _COLOUR_RE = "|".join(COLOURS)
 _SHAPE_RE = "|".join(SHAPES)
 _NUMWORD_RE = "|".join(_NUMBER_WORDS)
+# Characters that join two numbers into one expression: decimals and lists (. ,), times
+# (:), fractions (/ and NFKC's fraction slash), ranges (hyphen, en/em dash, minus).
+_JOINERS = r".,:/\-\u2013\u2014\u2212\u2044"
+# A digit 1-4 that stands alone: not part of a word ("x2", "3rd"), of a longer, signed or
+# decimal number ("12", "-2", "+2", "0.3", ".3"), of a range, time, list or fraction
+# ("1-4", "4-5", "2:30", "1,2", "1/4") or of a percentage ("2%"). A hyphen after a letter
+# is a word's, not a sign ("card-2" is card 2). The lookbehinds follow the digit (and
+# include it), so they run only where a digit 1-4 is: linear time, and fast.
+_STANDALONE_DIGIT = (
+    rf"[1-4](?<![\w.,][1-4])(?<!\d[{_JOINERS}][1-4])(?<![+\u00b1\u2212][1-4])(?<!(?<![^\W\d_])-[1-4])"
+    rf"(?![\w%\u00b0]|[{_JOINERS}]\d)"
+)
 # "[two ]green star(s)" / "[2 ]green stars": a (possibly counted) description of a card.
 _DESCRIPTION = re.compile(
-    rf"\b(?:(?P<n>[1-4]|{_NUMWORD_RE})\s+)?(?P<c>{_COLOUR_RE})\s+(?P<s>{_SHAPE_RE})(?:e?s)?\b",
+    rf"\b(?:(?:(?P<d>{_STANDALONE_DIGIT})|(?P<w>{_NUMWORD_RE}))\s+)?"
+    rf"(?P<c>{_COLOUR_RE})\s+(?P<s>{_SHAPE_RE})(?:e?s)?\b",
     re.IGNORECASE,
 )
-# "card two", "option three" (number words only after card/option).
-_CARD_WORD = re.compile(rf"\b(?:card|option)\s*#?\s*(?P<n>{_NUMWORD_RE})\b", re.IGNORECASE)
-# A standalone digit 1-4: not part of a word or a longer/decimal number ("**2**", "(3)", "2." ok).
-_DIGIT = re.compile(r"(?<![\w.,])(?P<n>[1-4])(?!\w|[.,]\d)")
+# "card two", "option three", "card #two" (number words only after card/option).
+# One optional "#" between blanks: never two quantifiers over the same blanks.
+_CARD_WORD = re.compile(rf"\b(?:card|option)\s*(?:#\s*)?(?P<n>{_NUMWORD_RE})\b", re.IGNORECASE)
+# A standalone digit 1-4 ("2", "Card 3", "**4**", "(3)", "2.", "Card 2:").
+_DIGIT = re.compile(rf"(?P<n>{_STANDALONE_DIGIT})")
 
 
 def find_choices(text: str, options: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
@@ -251,7 +267,8 @@ def find_choices(text: str, options: Sequence[Mapping[str, Any]]) -> list[tuple[
 
     A mention is
 
-    * a standalone digit 1-4 ("2", "Card 3", "**4**", "Answer: 1");
+    * a standalone digit 1-4 ("2", "Card 3", "**4**", "Answer: 1"), never a digit of a
+      number expression: "12", "-2", "0.3", "1-4", "4-5", "2:30", "1,2", "1/4", "3rd", "2%";
     * "card"/"option" followed by a number word ("card two");
     * a description naming exactly one option: colour + shape, optionally with a
       count ("green stars", "two green stars"); when a count is given it must
@@ -259,38 +276,47 @@ def find_choices(text: str, options: Sequence[Mapping[str, Any]]) -> list[tuple[
       counts, never card numbers.
 
     Descriptions of the test card never match: by construction no option shares
-    both its colour and its shape with the test card.
+    both its colour and its shape with the test card. Linear in ``len(text)``.
     """
     found: list[tuple[int, int]] = []
-    taken: list[tuple[int, int]] = []
+    # Descriptions do not overlap and come in order, so their starts and ends both
+    # increase: a span overlaps one iff it overlaps the last description starting before its end.
+    starts: list[int] = []
+    ends: list[int] = []
     for m in _DESCRIPTION.finditer(text):
-        taken.append(m.span())
+        starts.append(m.start())
+        ends.append(m.end())
         colour, shape = m.group("c").lower(), m.group("s").lower()
         hits = [k for k, o in enumerate(options) if o[COLOUR] == colour and o[SHAPE] == shape]
-        if m.group("n") is not None:
-            raw = m.group("n").lower()
-            n = int(raw) if raw.isdigit() else _NUMBER_WORDS.index(raw) + 1
+        if m.group("d") is not None or m.group("w") is not None:
+            n = int(m.group("d")) if m.group("d") is not None else _NUMBER_WORDS.index(m.group("w").lower()) + 1
             hits = [k for k in hits if options[k][NUMBER] == n]
         if len(hits) == 1:
             found.append((m.start(), hits[0]))
 
-    def free(span: tuple[int, int]) -> bool:
-        return all(span[1] <= a or span[0] >= b for a, b in taken)
+    def free(start: int, end: int) -> bool:
+        i = bisect.bisect_left(starts, end) - 1
+        return i < 0 or ends[i] <= start
 
     for m in _CARD_WORD.finditer(text):
-        if free(m.span("n")):
+        if free(*m.span("n")):
             found.append((m.start(), _NUMBER_WORDS.index(m.group("n").lower())))
     for m in _DIGIT.finditer(text):
-        if free(m.span("n")):
+        if free(*m.span("n")):
             found.append((m.start(), int(m.group("n")) - 1))
     return sorted(found)
+
+
+def read_reply(reply: str, strategy: Strategy, options: Sequence[Mapping[str, Any]]) -> Reading:
+    """The chosen option index (0-3) or a :class:`ParseFailure`, and how it was read."""
+    return read_choice(reply, strategy, lambda text: find_choices(text, options))
 
 
 def parse_reply(
     reply: str, strategy: Strategy, options: Sequence[Mapping[str, Any]]
 ) -> int | ParseFailure:
     """The chosen option index (0-3) from a raw reply, or a :class:`ParseFailure`."""
-    return extract_choice(reply, strategy, lambda text: find_choices(text, options))
+    return read_reply(reply, strategy, options).value
 
 
 # --------------------------------------------------------------------------- #
@@ -449,7 +475,8 @@ class WCSTEnv(Env):
         card, options = self._cards[i], self._options[i]
         rule = self._rules[self._rule_index]
 
-        parsed = parse_reply(reply, p.strategy, options)
+        reading = read_reply(reply, p.strategy, options)
+        parsed = reading.value
         if isinstance(parsed, ParseFailure):
             choice, invalid, matched = None, parsed.code, None
             outcome = Outcome.INVALID
@@ -474,6 +501,7 @@ class WCSTEnv(Env):
                 "options": [dict(o) for o in options],
                 "choice": choice,
                 "invalid": invalid,
+                "parse": reading.path.value,
                 "matched": matched,
                 "outcome": outcome.value,
                 "streak": self._streak,

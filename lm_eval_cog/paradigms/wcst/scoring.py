@@ -2,7 +2,7 @@
 
 Every metric is a pure function of these fields of the per-trial records written by
 :class:`~lm_eval_cog.paradigms.wcst.env.WCSTEnv`: ``trial``, ``rule``, ``previous_rule``,
-``outcome``, ``matched``, ``streak`` and ``category_completed``, so a saved (JSON)
+``outcome``, ``matched``, ``streak``, ``category_completed`` and ``parse``, so a saved (JSON)
 log can be re-scored offline.
 """
 
@@ -12,7 +12,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import MetricSpec, Outcome
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.measures import fallback_share
 
 ACC = "acc"
 SCORE = "score"
@@ -51,6 +52,7 @@ metric_specs: tuple[MetricSpec, ...] = (
         "Errors (incl. invalid) made when 5 <= streak before the trial < criterion, same rule (eq. 6).",
     ),
     MetricSpec(INVALID_RATE, False, "Share of trials whose reply could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
@@ -93,6 +95,7 @@ def wcst_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, flo
         CONCEPTUAL_LEVEL_RESPONSES: 100.0 * sum(int(r["streak"]) >= CLR_MIN_STREAK for r in log) / n,
         FAILURE_TO_MAINTAIN_SET: float(fms),
         INVALID_RATE: invalid / n,
+        FALLBACK_SHARE: fallback_share(log),
     }
 
 

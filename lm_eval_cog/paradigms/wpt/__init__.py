@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lm_eval_cog.paradigms.base import Paradigm
 from lm_eval_cog.paradigms.wpt.agents import AGENTS
-from lm_eval_cog.paradigms.wpt.env import PRESETS, WPTEnv, WPTParams, parse_reply, transition_probability
+from lm_eval_cog.paradigms.wpt.env import PRESETS, WPTEnv, WPTParams, parse_reply, read_reply, transition_probability
 from lm_eval_cog.paradigms.wpt.scoring import METRIC_NAMES, estimated_matrices, metric_specs, wpt_metrics
 
 PARADIGM = Paradigm(
@@ -21,5 +21,5 @@ PARADIGM = Paradigm(
     agents=AGENTS,
 )
 
-__all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "WPTEnv", "WPTParams", "estimated_matrices", "parse_reply",
+__all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "WPTEnv", "WPTParams", "estimated_matrices", "parse_reply", "read_reply",
            "transition_probability", "wpt_metrics"]

@@ -16,9 +16,10 @@ from lm_eval_cog.paradigms.base import (
     Env,
     Outcome,
     ParseFailure,
+    Reading,
     Strategy,
     coerce_strategy,
-    extract_choice,
+    read_choice,
     join_message,
     keyword_finder,
     require_int,
@@ -90,9 +91,14 @@ def find_choices(text: str) -> list[tuple[int, str]]:
     return _FIND(text)
 
 
+def read_reply(reply: str, strategy: Strategy) -> Reading:
+    """``"sunny"``, ``"rainy"`` or a :class:`ParseFailure`, and how it was read."""
+    return read_choice(reply, strategy, find_choices)
+
+
 def parse_reply(reply: str, strategy: Strategy) -> str | ParseFailure:
     """``"sunny"``, ``"rainy"`` or a :class:`ParseFailure`."""
-    return extract_choice(reply, strategy, find_choices)
+    return read_reply(reply, strategy).value
 
 
 FEEDBACK_INVALID: Mapping[str, str] = {
@@ -197,7 +203,8 @@ class WPTEnv(Env):
         p: WPTParams = self.params
         day = len(self.log) + 1
         today, sensors, actual = self._weather[day - 1], self._sensors[day - 1], self._weather[day]
-        parsed = parse_reply(reply, p.strategy)
+        reading = read_reply(reply, p.strategy)
+        parsed = reading.value
         if isinstance(parsed, ParseFailure):
             prediction, invalid, outcome = None, parsed.code, Outcome.INVALID
             notice = FEEDBACK_INVALID[parsed.code]
@@ -213,6 +220,7 @@ class WPTEnv(Env):
                 "actual": actual,
                 "prediction": prediction,
                 "invalid": invalid,
+                "parse": reading.path.value,
                 "outcome": outcome.value,
                 "feedback": feedback,
             }

@@ -6,8 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import mae_score
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.measures import fallback_share, mae_score
 from lm_eval_cog.paradigms.wpt.env import SENSORS, WEATHERS, transition_probability
 
 SCORE = "score"
@@ -23,6 +23,7 @@ metric_specs: tuple[MetricSpec, ...] = (
     ),
     MetricSpec(ACCURACY, True, "Share of days whose prediction matched the actual weather."),
     MetricSpec(INVALID_RATE, False, "Share of days whose reply could not be read."),
+    FALLBACK_SHARE_SPEC,
 )
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
@@ -62,4 +63,5 @@ def wpt_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, floa
         SCORE: mae_score(estimates, truths, max(p, 1.0 - p)),
         ACCURACY: sum(r["outcome"] == Outcome.CORRECT.value for r in log) / n,
         INVALID_RATE: sum(r["outcome"] == Outcome.INVALID.value for r in log) / n,
+        FALLBACK_SHARE: fallback_share(log),
     }
