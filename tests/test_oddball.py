@@ -82,3 +82,33 @@ def test_yaml_description_is_the_published_system_prompt():
     loader.add_multi_constructor("!", lambda loader_, suffix, node: None)
     config = yaml.load((Path(task_dir()) / "reflection_bench" / "cog_oddball.yaml").read_text(), Loader=loader)
     assert config["description"] == SYSTEM_PROMPT + "\n\n"
+
+
+def _oddball_docs(**kwargs):
+    from lm_eval import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    from lm_eval_cog.lmeval.baseline_model import BaselineLM
+
+    metadata = kwargs.pop("metadata", None)
+    out = simple_evaluate(
+        model=BaselineLM(policy="random"), tasks=["cog_oddball"], limit=2, predict_only=True, log_samples=True,
+        task_manager=TaskManager(include_path=str(task_dir()), include_defaults=False, metadata=metadata), **kwargs,
+    )
+    return [s["doc"] for s in out["samples"]["cog_oddball"]]
+
+
+def test_lm_evals_seed_argument_sets_the_passage_seed_unless_metadata_gives_one():
+    # The same rule as the interactive tasks (test_lmeval_seam): --seed's fourth value is the
+    # task seed, 1234 by default; --metadata '{"seed": N}' wins over it.
+    from lm_eval_cog.paradigms.base import episode_seed
+    from lm_eval_cog.probes.oddball.stimuli import documents
+
+    default = _oddball_docs()
+    reseeded = _oddball_docs(fewshot_random_seed=7)
+    pinned = _oddball_docs(fewshot_random_seed=7, metadata={"seed": 5})
+    assert [d["seed"] for d in default] == [episode_seed(1234, i) for i in range(2)]
+    assert [d["seed"] for d in reseeded] == [episode_seed(7, i) for i in range(2)]
+    assert [d["text"] for d in reseeded] == [d["text"] for d in documents(7, 2)]
+    assert [d["text"] for d in reseeded] != [d["text"] for d in default]
+    assert [d["seed"] for d in pinned] == [episode_seed(5, i) for i in range(2)]

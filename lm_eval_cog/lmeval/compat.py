@@ -14,6 +14,13 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 _INSTANCE_FIELDS = {f.name for f in dataclasses.fields(Instance)}
+#: The class of a YAML ``generate_until`` task: 0.5 dispatches ``output_type`` to
+#: ``GenerateTask`` (its ``Task``/``ConfigurableTask`` is abstract); 0.4.13 has one class.
+try:
+    from lm_eval.api.task import GenerateTask as GenerateTaskBase
+except ImportError:  # lm-eval 0.4.x
+    GenerateTaskBase = ConfigurableTask
+
 #: 0.5 scores through a pipeline of scorers, each metric name resolved against the
 #: metric registry and type-checked against the task's output type (``parse_metric``).
 SCORER_PIPELINE = hasattr(ConfigurableTask, "_build_scorers")
@@ -79,4 +86,4 @@ def process_results_metric(name: str) -> str | Callable[..., Any]:
     return from_process_results
 
 
-__all__ = ["SCORER_PIPELINE", "make_instance", "metric_fn_names", "process_results_metric"]
+__all__ = ["SCORER_PIPELINE", "GenerateTaskBase", "make_instance", "metric_fn_names", "process_results_metric"]
