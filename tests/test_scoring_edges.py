@@ -1,0 +1,166 @@
+"""Edges of the paradigm scorers (``paradigms/*/scoring.py``) on hand-built logs.
+
+Every expected value is computed by hand from the definitions in ``docs/paradigms.md``
+and the paradigm READMEs (the computation is in the comment beside it). Each test pins
+a boundary or a rule that a mutation run (``scripts/mutation.py``) showed untested.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import pytest
+
+from lm_eval_cog.paradigms.nback import NBackParams, nback_metrics
+from lm_eval_cog.paradigms.wcst import WCSTParams, wcst_metrics
+
+Z = NormalDist().inv_cdf
+
+
+# --------------------------------------------------------------------------- WCST
+
+
+def wrec(trial, rule, outcome, matched, streak, previous_rule=None, completed=False):
+    """One WCST log record with the fields the metrics read."""
+    return {
+        "trial": trial,
+        "rule": rule,
+        "previous_rule": previous_rule,
+        "outcome": outcome,
+        "matched": matched,
+        "streak": streak,
+        "category_completed": completed,
+    }
+
+
+def correct_run(start, rule, length, criterion=10, previous_rule=None):
+    """``length`` correct sorts from trial ``start``: streaks 1..length, completion at the criterion."""
+    return [
+        wrec(start + k, rule, "correct", rule, k + 1, previous_rule, completed=(k + 1 == criterion))
+        for k in range(length)
+    ]
+
+
+FIXED = WCSTParams(trials=72, criterion=10, schedule="fixed")
+
+
+def test_wcst_error_after_a_completed_category_under_an_unchanged_fixed_rule_is_not_fms():
+    # Fixed schedule: trial 10 completes a category (c = 10 recorded, then c <- 0) and the
+    # rule stays colour. Trial 11's error has c_10 = 10, not in 5 <= c < 10 (eq. 6): FMS 0.
+    log = correct_run(1, "colour", 10) + [wrec(11, "colour", "error", "shape", 0)]
+    m = wcst_metrics(log, FIXED)
+    assert m["failure_to_maintain_set"] == 0.0
+    assert m["categories_completed"] == 1.0 and m["trials_to_first_category"] == 10.0
+    assert m["non_perseverative_errors"] == 1.0  # no switch: the error cannot be perseverative
+
+
+def test_wcst_error_after_nine_correct_is_the_last_fms_streak():
+    # c_9 = 9: 5 <= 9 < 10, so the error on trial 10 is a failure to maintain set.
+    log = correct_run(1, "colour", 9) + [wrec(10, "colour", "error", "shape", 0)]
+    assert wcst_metrics(log, FIXED)["failure_to_maintain_set"] == 1.0
+
+
+def test_wcst_fms_criterion_is_the_params_criterion_not_a_constant():
+    # c_{i-1} = 5: an FMS error under criterion 6 (5 <= 5 < 6); under criterion 5 a streak of
+    # 5 is a completed category, so the same error is not FMS (5 < 5 is false).
+    log = correct_run(1, "colour", 5, criterion=6) + [wrec(6, "colour", "error", "shape", 0)]
+    assert wcst_metrics(log, WCSTParams(trials=25, criterion=6))["failure_to_maintain_set"] == 1.0
+    assert wcst_metrics(log, WCSTParams(trials=25, criterion=5))["failure_to_maintain_set"] == 0.0
+
+
+def test_wcst_error_on_the_first_trial_carries_no_streak_from_the_end_of_the_log():
+    # Trial 1 has c_0 = 0 by definition; the log's last record (c = 6, same rule) must not
+    # be read as the streak before trial 1 (Python's log[-1]). FMS 0.
+    log = [wrec(1, "colour", "error", "shape", 0)] + correct_run(2, "colour", 6)
+    m = wcst_metrics(log, FIXED)
+    assert m["failure_to_maintain_set"] == 0.0
+    assert m["acc"] == pytest.approx(6 / 7)
+
+
+def test_wcst_choosing_the_matching_nothing_option_before_the_first_switch_is_not_perseverative():
+    # Kennedy deck: one option matches nothing (matched = None) and before the first switch
+    # previous_rule is None too. PE needs a previous rule (eq. 2): PE 0, NPE 1.
+    log = [wrec(1, "shape", "error", None, 0), wrec(2, "shape", "correct", "shape", 1)]
+    m = wcst_metrics(log, WCSTParams(trials=25, criterion=6, deck="per_trial_options"))
+    assert m["perseverative_errors"] == 0.0
+    assert m["non_perseverative_errors"] == 1.0
+
+
+def test_wcst_choosing_the_matching_nothing_option_after_a_switch_is_not_perseverative():
+    # After a switch from colour, matched None is not the previous rule: NPE, not PE.
+    log = correct_run(1, "colour", 6, criterion=6) + [
+        wrec(7, "shape", "error", None, 0, previous_rule="colour"),
+        wrec(8, "shape", "error", "colour", 0, previous_rule="colour"),  # PE
+    ]
+    m = wcst_metrics(log, WCSTParams(trials=25, criterion=6, deck="per_trial_options"))
+    assert m["perseverative_errors"] == 1.0
+    assert m["non_perseverative_errors"] == 1.0
+
+
+def test_wcst_streak_of_exactly_three_is_a_conceptual_level_response():
+    # c = 1, 2, 3 then an error: only trial 3 has c >= 3 -> CLR = 100 x 1/4 = 25.
+    log = correct_run(1, "number", 3) + [wrec(4, "number", "error", "colour", 0)]
+    assert wcst_metrics(log, FIXED)["conceptual_level_responses"] == pytest.approx(25.0)
+
+
+def test_wcst_trials_to_first_category_is_the_first_completion_not_the_last():
+    # Criterion 3: categories complete on trials 3 and 6 -> TFC 3, CC 2.
+    log = correct_run(1, "colour", 3, criterion=3) + correct_run(4, "shape", 3, criterion=3, previous_rule="colour")
+    m = wcst_metrics(log, WCSTParams(trials=12, criterion=3))
+    assert m["trials_to_first_category"] == 3.0
+    assert m["categories_completed"] == 2.0
+
+
+# --------------------------------------------------------------------------- n-back
+
+
+def nrec(trial, target, choice, outcome):
+    return {"trial": trial, "target": target, "choice": choice, "outcome": outcome}
+
+
+def test_nback_not_available_on_a_target_is_a_valid_miss_not_a_hit():
+    # 2-back. Targets: 3 ("yes": hit), 4 ("not available": valid, not "yes" -> miss).
+    # Non-targets: 5 ("no"), 6 ("yes": false alarm). H = 1/2, F = 1/2.
+    log = [
+        nrec(1, None, "not available", "correct"),
+        nrec(2, None, "not available", "correct"),
+        nrec(3, True, "yes", "correct"),
+        nrec(4, True, "not available", "error"),
+        nrec(5, False, "no", "correct"),
+        nrec(6, False, "yes", "error"),
+    ]
+    m = nback_metrics(log, NBackParams())
+    assert m["hit_rate"] == pytest.approx(0.5)
+    assert m["false_alarm_rate"] == pytest.approx(0.5)
+    # H' = (1 + .5) / 3 = .5, F' = (1 + .5) / 3 = .5 -> d' = 0
+    assert m["d_prime"] == pytest.approx(0.0)
+    assert m["score"] == pytest.approx(100 * 4 / 6)  # trials 1, 2, 3, 5 correct
+
+
+def test_nback_without_answered_targets_rates_and_d_prime_are_nan_not_zero():
+    # The only target reply is invalid: no signal trial answered -> H and d' NaN; F = 1/2.
+    log = [
+        nrec(1, None, "not available", "correct"),
+        nrec(2, None, "not available", "correct"),
+        nrec(3, True, None, "invalid"),
+        nrec(4, False, "no", "correct"),
+        nrec(5, False, "yes", "error"),
+    ]
+    m = nback_metrics(log, NBackParams())
+    assert math.isnan(m["hit_rate"])
+    assert math.isnan(m["d_prime"])
+    assert m["false_alarm_rate"] == pytest.approx(0.5)
+    assert m["invalid_rate"] == pytest.approx(0.2)
+    assert m["score"] == pytest.approx(60.0)  # 3 correct / 5
+
+
+def test_nback_without_answered_non_targets_false_alarm_rate_is_nan():
+    log = [nrec(1, None, "not available", "correct"), nrec(2, True, "yes", "correct")]
+    m = nback_metrics(log, NBackParams(n=1))
+    assert m["hit_rate"] == 1.0
+    assert math.isnan(m["false_alarm_rate"]) and math.isnan(m["d_prime"])
+
+
+def test_nback_empty_log_is_all_nan():
+    assert all(math.isnan(v) for v in nback_metrics([], NBackParams()).values())
