@@ -18,10 +18,52 @@ from typing import Any
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
+from lm_eval_cog.lmeval.compat import make_instance
+from lm_eval_cog.paradigms.base import episode_seed
+
 #: 100,000 characters of prose without a digit, then an answer line.
 LONG_REPLY = ("lorem ipsum dolor sit amet " * 3704)[:99_990] + "\nAnswer: 2"
 #: A reply holding bytes that are not UTF-8, decoded losslessly (lone surrogates \udcff \udcfe).
 UNDECODABLE_REPLY = b"Answer: 3 \xff\xfe".decode("utf-8", "surrogateescape")
+#: The episodes the helpers play: cog_wcst_direct, four trials each.
+TASK = "cog_wcst_direct"
+TRIALS = 4
+
+
+def requests(
+    n: int,
+    *,
+    system_instruction: str | None = None,
+    chat: bool = False,
+    task: str = TASK,
+    paradigm: str = "wcst",
+    preset: str = "wcst64",
+    overrides: dict | None = None,
+    max_gen_toks: int = 32,
+) -> list:
+    """What ``InteractiveTask.construct_requests`` builds: one ``cog_episode`` request per episode."""
+    out = []
+    for index in range(n):
+        spec = {
+            "task": task,
+            "paradigm": paradigm,
+            "preset": preset,
+            "strategy": "direct",
+            "overrides": {"trials": TRIALS} if overrides is None else overrides,
+            "task_seed": 1234,
+            "index": index,
+            "seed": episode_seed(1234, index),
+        }
+        payload = {
+            "spec": spec,
+            "gen_kwargs": {"until": [], "max_gen_toks": max_gen_toks, "do_sample": False},
+            "apply_chat_template": chat,
+            "system_instruction": system_instruction,
+        }
+        out.append(make_instance("cog_episode", ("ctx", payload), task_name=task, doc_id=index, metadata=(task, index, 1)))
+    return out
+
+
 KINDS = ("raise", "empty", "long", "undecodable", "bytes", "none", "hang")
 
 

@@ -19,40 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from fault_backend import LONG_REPLY, UNDECODABLE_REPLY, FaultLM
+from fault_backend import LONG_REPLY, TASK, TRIALS, UNDECODABLE_REPLY, FaultLM, requests
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval import seam
-from lm_eval_cog.lmeval.compat import make_instance
-from lm_eval_cog.paradigms.base import episode_seed
 from lm_eval_cog.transcripts import read_transcripts, recompute, score_transcript
-
-TASK = "cog_wcst_direct"
-TRIALS = 4
-
-
-def requests(n: int, *, system_instruction: str | None = None, chat: bool = False, task: str = TASK) -> list:
-    """What ``InteractiveTask.construct_requests`` builds: one ``cog_episode`` request per episode."""
-    out = []
-    for index in range(n):
-        spec = {
-            "task": task,
-            "paradigm": "wcst",
-            "preset": "wcst64",
-            "strategy": "direct",
-            "overrides": {"trials": TRIALS},
-            "task_seed": 1234,
-            "index": index,
-            "seed": episode_seed(1234, index),
-        }
-        payload = {
-            "spec": spec,
-            "gen_kwargs": {"until": [], "max_gen_toks": 32, "do_sample": False},
-            "apply_chat_template": chat,
-            "system_instruction": system_instruction,
-        }
-        out.append(make_instance("cog_episode", ("ctx", payload), task_name=task, doc_id=index, metadata=(task, index, 1)))
-    return out
-
 
 def play_raw(faults: str = "", n: int = 3, turn_timeout: float | None = None, **kwargs) -> tuple[FaultLM, list[str]]:
     """The backend and the transcripts as the seam returns them (JSON strings)."""
