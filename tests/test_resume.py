@@ -1,0 +1,219 @@
+"""An interrupted run resumes from lm-eval's ``--use_cache`` without replaying finished turns.
+
+The kill-and-resume test is the real thing: the stock ``lm_eval`` command, the real
+SmolLM2-135M-Instruct on CPU, SIGKILL mid-episode, the same command again. The cache
+mechanics (keys, model identity, sampling, vLLM counts) are pinned with a scripted backend.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from lm_eval.api.model import CachingLM, hash_args
+
+from fault_backend import TRIALS, FaultLM, requests
+from lm_eval_cog.lmeval import seam
+from lm_eval_cog.lmeval.episode_cache import IDENTITY_KEY, CacheMismatch, model_identity
+
+LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
+TASK = "cog_wcst_direct"
+SUMMARY = re.compile(r"--use_cache \S+: (\d+) turn requests replayed from the cache, (\d+) generated")
+
+
+class CountingLM(FaultLM):
+    """Replies by turn, so that a replayed reply is told apart from a fresh one; writes each
+    reply to lm-eval's cache hook as it comes, as HF's ``generate_until`` does."""
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        super().generate_until(requests)
+        replies = [f"Answer: {1 + str(r.args[0]).count('User: ') % 4}" for r in requests]
+        for request, reply in zip(requests, replies):
+            self.cache_hook.add_partial("generate_until", request.args, reply)
+        return replies
+
+
+def cached(tmp_path: Path, lm: FaultLM) -> CachingLM:
+    """What ``--use_cache`` does to the model: the wrapper attaches its database to ``lm``."""
+    return CachingLM(lm, str(tmp_path / "cache_rank0.db"))
+
+
+def play(lm, n: int = 2, **kwargs) -> tuple[list[str], seam.LMPlayer]:
+    player = seam.LMPlayer(lm)
+    out = seam.run_requests(requests(n, **kwargs), player, progress=False)
+    return out, player
+
+
+def test_a_rerun_replays_every_turn_from_the_cache_without_a_model_call(tmp_path):
+    first = CountingLM()
+    cached(tmp_path, first)
+    out1, player1 = play(first)
+    assert (player1.replayed, player1.generated) == (0, 2 * TRIALS) and first.calls == TRIALS
+    second = CountingLM()
+    cached(tmp_path, second)
+    out2, player2 = play(second)
+    assert out2 == out1
+    assert (player2.replayed, player2.generated) == (2 * TRIALS, 0) and second.calls == 0
+
+
+def test_rows_use_lm_evals_own_key_so_a_half_finished_turn_resumes(tmp_path):
+    # HF writes each reply as it comes (cache_hook.add_partial) under lm-eval's key:
+    # the seam finds those rows, so a turn cut off half-way keeps its finished requests.
+    first = CountingLM()
+    caching = cached(tmp_path, first)
+    out1, _ = play(first)
+    db = caching.dbdict
+    prompt = next(p for d, p in first.received if d == 1 and p.count("User: ") == 3)
+    sent = json.loads(out1[1])["gen_kwargs"]
+    assert db[hash_args("generate_until", (prompt, sent))] == "Answer: 4"
+    # Forget episode 1's last two turns: the rerun generates exactly those.
+    for doc, p in first.received:
+        if doc == 1 and p.count("User: ") >= 3:
+            del db[hash_args("generate_until", (p, sent))]
+    db.commit()
+    second = CountingLM()
+    cached(tmp_path, second)
+    out2, player2 = play(second)
+    assert out2 == out1 and (player2.replayed, player2.generated) == (2 * TRIALS - 2, 2)
+    assert [(d, p.count("User: ")) for d, p in second.received] == [(1, 3), (1, 4)]
+
+
+def test_a_cache_written_by_another_model_is_refused_before_any_request(tmp_path):
+    first = CountingLM()
+    cached(tmp_path, first)
+    play(first)
+    other = CountingLM()
+    other.model = "someone/else"  # another model identity
+    caching = cached(tmp_path, other)
+    seam.install()
+    with pytest.raises(CacheMismatch, match=r"holds replies of model .*CountingLM None.*this run's model is .*someone/else"):
+        caching.cog_episode(requests(2))
+    assert other.calls == 0
+    assert caching.dbdict[IDENTITY_KEY] == model_identity(first)
+
+
+def test_sampled_generation_is_never_replayed(tmp_path, monkeypatch):
+    # As lm-eval's CachingLM: identical prompts of two episodes must not share one draw.
+    def sampled(n):
+        reqs = requests(n)
+        for r in reqs:
+            r.args[1]["gen_kwargs"] = {"until": [], "max_gen_toks": 8, "do_sample": True, "temperature": 0.7}
+        return reqs
+
+    for _ in range(2):
+        lm = CountingLM()
+        cached(tmp_path, lm)
+        player = seam.LMPlayer(lm)
+        seam.run_requests(sampled(2), player, progress=False)
+        assert (player.replayed, player.generated) == (0, 2 * TRIALS)
+
+
+def test_vllm_prefix_cache_counts_are_replayed_with_the_reply(tmp_path):
+    lm = CountingLM()
+    caching = cached(tmp_path, lm)
+    key = hash_args("generate_until", ("p", {"do_sample": False}))
+    from lm_eval_cog.lmeval.episode_cache import TurnCache
+
+    cache = TurnCache(caching.dbdict, "m")
+    cache.put(("p", {"do_sample": False}), "Answer: 1", 17)
+    cache.commit()
+    hit = cache.get(("p", {"do_sample": False}))
+    assert (hit.reply, hit.cached_tokens) == ("Answer: 1", 17) and caching.dbdict[key] == "Answer: 1"
+
+
+def test_without_use_cache_nothing_is_read_or_written():
+    lm = CountingLM()
+    out, player = play(lm)
+    assert player.cache is None and (player.replayed, player.generated) == (0, 2 * TRIALS)
+
+
+# --------------------------------------------------------------------------- real model, SIGKILL
+
+def _smollm2() -> str:
+    try:
+        from lm_eval_cog.smollm2 import model_dir
+
+        return str(model_dir())
+    except FileNotFoundError as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+
+
+def _command(model: str, cache: Path, out: Path) -> list[str]:
+    return [
+        LM_EVAL,
+        "--model", "hf", "--model_args", f"pretrained={model},dtype=float32",
+        "--tasks", TASK, "--limit", "2", "--metadata", json.dumps({"wcst": {"trials": 4}}),
+        "--gen_kwargs", "max_gen_toks=8",
+        "--use_cache", str(cache), "--output_path", str(out), "--log_samples",
+    ]  # fmt: skip
+
+
+def _env() -> dict[str, str]:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+    return env
+
+
+def _rows(db: Path) -> int:
+    """Turn replies committed to the cache database (the model-identity row left out)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
+            return con.execute("SELECT COUNT(*) FROM unnamed WHERE key != ?", (IDENTITY_KEY,)).fetchone()[0]
+    except sqlite3.OperationalError:  # table not created yet, or locked for a moment
+        return 0
+
+
+def _finished(tmp: Path, name: str) -> tuple[dict, list[dict], tuple[int, int]]:
+    proc = subprocess.run(_command(_smollm2(), tmp / f"cache_{name}", tmp / name), cwd=tmp, env=_env(),
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return _outputs(tmp / name) + (tuple(map(int, SUMMARY.search(proc.stderr).groups())),)
+
+
+def _outputs(out: Path) -> tuple[dict, list[dict]]:
+    from lm_eval_cog.transcripts import read_transcripts
+
+    (results,) = glob.glob(str(out / "*" / "results_*.json"))
+    (samples,) = glob.glob(str(out / "*" / f"samples_{TASK}_*.jsonl"))
+    return json.loads(Path(results).read_text())["results"], read_transcripts(samples)
+
+
+def test_a_run_killed_mid_episode_resumes_with_identical_results_and_no_call_for_finished_turns(tmp_path):
+    model = _smollm2()
+    reference, ref_transcripts, (replayed, total) = _finished(tmp_path, "reference")
+    assert replayed == 0 and total == 2 * 4  # 2 episodes x 4 trials, one request per turn
+
+    # Interrupted: SIGKILL once the cache holds some turns (the first turn and a half) but not all.
+    db = tmp_path / "cache_resumed_rank0.db"
+    proc = subprocess.Popen(_command(model, tmp_path / "cache_resumed", tmp_path / "resumed"), cwd=tmp_path,
+                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 900
+        while _rows(db) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    done = _rows(db)
+    assert 3 <= done < total, f"killed with {done} of {total} turn replies cached"
+    assert not glob.glob(str(tmp_path / "resumed" / "*" / "results_*.json"))
+
+    results, transcripts, (replayed, generated) = _finished(tmp_path, "resumed")
+    print(f"killed with {done} of {total} turn replies cached; the rerun replayed {replayed}, generated {generated}")
+    assert (replayed, generated) == (done, total - done)  # no model call for a cached turn
+    assert transcripts == ref_transcripts
+    assert json.dumps(results, sort_keys=True) == json.dumps(reference, sort_keys=True)
