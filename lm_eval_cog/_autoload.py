@@ -15,7 +15,10 @@ two lm-eval modules and, only when they are imported, patches them:
   (indexing the folder twice would print one "overrides existing task" warning per task);
 * ``lm_eval.api.registry``: ``get_model`` first imports lm-eval's own models (a
   registry that is not empty stops lm-eval from importing them), then registers
-  ``cog_baseline`` lazily.
+  ``cog_baseline`` lazily;
+* ``lm_eval.evaluator``: ``simple_evaluate`` warns (and changes nothing) when a run of
+  ``cog_*`` tasks passes ``metadata=`` beside its own ``task_manager=``: lm-eval hands
+  ``metadata`` only to a TaskManager it builds itself, so it would be dropped silently.
 
 Nothing is written into lm-eval's files and nothing heavy is imported at
 start-up. Switch it off with ``LM_EVAL_COG_NO_AUTOLOAD=1`` (then use
@@ -24,6 +27,7 @@ start-up. Switch it off with ``LM_EVAL_COG_NO_AUTOLOAD=1`` (then use
 
 from __future__ import annotations
 
+import functools
 import importlib.abc
 import importlib.machinery
 import inspect
@@ -98,6 +102,44 @@ def _patch_registry(module) -> None:
     module.get_model = get_model
 
 
+def _patch_evaluator(module) -> None:
+    original = module.simple_evaluate
+    if getattr(original, "_lm_eval_cog", False):
+        return
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def simple_evaluate(*args, **kwargs):
+        try:
+            bound = signature.bind_partial(*args, **kwargs).arguments
+        except TypeError:  # lm-eval reports bad arguments itself
+            bound = {}
+        warn_dropped_metadata(bound.get("tasks"), bound.get("metadata"), bound.get("task_manager"))
+        return original(*args, **kwargs)
+
+    simple_evaluate._lm_eval_cog = True  # type: ignore[attr-defined]
+    module.simple_evaluate = simple_evaluate
+
+
+def warn_dropped_metadata(tasks, metadata, task_manager) -> None:
+    """Warn when ``simple_evaluate(metadata=...)`` would not reach our tasks (see the module docstring)."""
+    if not metadata or task_manager is None:
+        return
+    names = [tasks] if isinstance(tasks, str) else list(tasks or [])
+    if not any(isinstance(t, str) and t.startswith("cog_") for t in names):
+        return
+    reached = getattr(task_manager, "metadata", None) or {}
+    dropped = sorted(k for k, v in dict(metadata).items() if reached.get(k) != v)
+    if dropped:
+        warnings.warn(
+            f"simple_evaluate(metadata=...) does not reach the tasks when task_manager= is given "
+            f"(lm-eval passes it only to a TaskManager it builds): {', '.join(dropped)} ignored. "
+            f"Pass TaskManager(metadata={{...}}) instead.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 def register_baseline(registry_module=None) -> None:
     """Register ``cog_baseline`` after lm-eval's own models (idempotent)."""
     if registry_module is None:
@@ -115,7 +157,11 @@ def _same(a, b: Path) -> bool:
         return False
 
 
-_PATCHES = {"lm_eval.tasks.manager": _patch_manager, "lm_eval.api.registry": _patch_registry}
+_PATCHES = {
+    "lm_eval.tasks.manager": _patch_manager,
+    "lm_eval.api.registry": _patch_registry,
+    "lm_eval.evaluator": _patch_evaluator,
+}
 
 
 class _PatchingLoader(importlib.abc.Loader):

@@ -37,10 +37,12 @@ import datasets
 from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
+from lm_eval_cog import runner
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names, process_results_metric
-from lm_eval_cog.paradigms import chance, get_paradigm
+from lm_eval_cog.paradigms import chance, get_paradigm, make_env
 from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
+from lm_eval_cog.rendering import Renderer, render_plain
 from lm_eval_cog.transcripts import CACHED_METRIC, FAILED_METRIC, score_transcript
 
 _LOG = logging.getLogger(__name__)
@@ -123,7 +125,14 @@ class InteractiveTask(ConfigurableTask):
             self._fewshot_seed = int(seed)
 
     def doc_to_text(self, doc: dict[str, Any], doc_to_text: Any = None) -> str:
-        return f"{doc['paradigm']} episode {doc['index']} ({doc['preset']}, {doc['strategy']})"
+        """The episode's first prompt in the plain format: ``--system_instruction``, the
+        paradigm's instructions and the first trial. The runner renders the real prompts turn
+        by turn; this one is what ``--write_out`` prints and the samples' ``arguments`` hold."""
+        (ep,) = runner.start_episodes([self.episode_spec(doc)], make_env)
+        if not ep.live:
+            return f"{doc['paradigm']} episode {doc['index']}: {ep.error}"
+        renderer = Renderer(chat_template=None, count_tokens=len, system_instruction=self._chat["system_instruction"])
+        return render_plain(renderer.messages(ep, 0))
 
     def doc_to_target(self, doc: dict[str, Any], doc_to_target: Any = None) -> str:
         return ""
@@ -141,6 +150,24 @@ class InteractiveTask(ConfigurableTask):
             "index": doc["index"],
             "seed": episode_seed(task_seed, doc["index"]),
         }
+
+    # ---------------------------------------------------------------- lm-eval options
+    def set_config(self, key: str, value: Any, update: bool = False) -> None:
+        if key == "num_fewshot":  # lm-eval 0.4.13's --num_fewshot
+            _refuse_fewshot(self.config.task, value)
+        super().set_config(key, value, update)
+
+    def set_num_fewshot(self, num_fewshot: int) -> None:  # lm-eval 0.5's --num_fewshot
+        _refuse_fewshot(self.config.task, num_fewshot)
+        super().set_num_fewshot(num_fewshot)  # type: ignore[misc]
+
+    def build_all_requests(self, **kwargs: Any) -> Any:
+        # --cache_requests would replay requests built with earlier parameters (the cache key
+        # is task, shots and rank, not --metadata): ours cost nothing to build, so never cache.
+        if kwargs.get("cache_requests") or kwargs.get("rewrite_requests_cache"):
+            _LOG.info(f"{self.config.task}: --cache_requests does not apply to interactive tasks (built fresh)")
+        kwargs["cache_requests"] = kwargs["rewrite_requests_cache"] = False
+        return super().build_all_requests(**kwargs)
 
     # ---------------------------------------------------------------- requests
     def fewshot_context(self, doc: dict[str, Any], num_fewshot: int, **kwargs: Any) -> str:
@@ -174,6 +201,15 @@ class InteractiveTask(ConfigurableTask):
             **score_transcript(results[0], self.paradigm),
             **chance.reported(self.paradigm.primary_metric, self.chance),
         }
+
+
+def _refuse_fewshot(task: str, value: Any) -> None:
+    if value not in (None, 0):
+        raise ValueError(
+            f"{task}: --num_fewshot {value} is not supported by interactive tasks. An episode has no "
+            "worked examples to prepend: the paradigm's instructions and the feedback after every answer "
+            "are the whole protocol. Leave --num_fewshot out (or pass 0)."
+        )
 
 
 def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:
