@@ -1,9 +1,12 @@
 """Episode transcripts, as logged by ``--log_samples``: read them back and rescore them offline.
 
 Each sample of an interactive task holds its episode's transcript (a JSON string)
-as ``resps[0][0]``: paradigm, preset, strategy, overrides, seeds, the system
-prompt, every turn (user message, raw reply, dropped turns, prompt tokens), the
-trial log, the status and any error. The metrics are a pure function of it::
+as ``resps[0][0]``: paradigm, preset, strategy, overrides, seeds, the parameters
+played (``params``), the model, the system prompt, the user's ``system_instruction``,
+the chat-template switch and the generation settings as sent, every turn (user
+message, raw reply, dropped turns, prompt tokens), the trial log, the status and any
+error. Every prompt can be rebuilt from it (:func:`rebuild_prompt`), and the metrics
+are a pure function of it, computed with the stored parameters::
 
     python -m lm_eval_cog.transcripts out/<model>/samples_cog_wcst_<date>.jsonl
 """
