@@ -56,6 +56,9 @@ from mutmut.configuration import config
 _only = json.loads(os.environ["COG_MUTATION_FILES"])
 if _only:
     config().only_mutate = _only
+_tests = json.loads(os.environ.get("COG_MUTATION_TESTS", "[]"))
+if _tests:
+    config().pytest_add_cli_args_test_selection = _tests
 from mutmut.__main__ import cli
 sys.argv = ["mutmut", *sys.argv[1:]]
 cli()
@@ -84,9 +87,18 @@ def export_rev(rev: str) -> Path:
     return target
 
 
-def run_mutmut(files: list[str], max_children: int, root: Path = ROOT) -> float:
-    """Run ``mutmut run`` on ``files`` (glob patterns) in ``root``; returns the wall-clock seconds."""
-    env = dict(os.environ, COG_MUTATION_FILES=json.dumps(files), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+def run_mutmut(files: list[str], max_children: int, root: Path = ROOT, tests: list[str] | None = None) -> float:
+    """Run ``mutmut run`` on ``files`` (glob patterns) in ``root``; returns the wall-clock seconds.
+
+    ``tests``: pytest arguments that replace ``pytest_add_cli_args_test_selection``.
+    """
+    env = dict(
+        os.environ,
+        COG_MUTATION_FILES=json.dumps(files),
+        COG_MUTATION_TESTS=json.dumps(tests or []),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+    )
     start = time.monotonic()
     proc = subprocess.run(
         [sys.executable, "-c", _BOOTSTRAP, "run", "--max-children", str(max_children)], cwd=root, env=env
@@ -195,13 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="print the last run's results, run nothing")
     parser.add_argument("--no-diffs", action="store_true", help="survivor ids only")
     parser.add_argument("--rev", help="run on a clean export of this commit instead of the working tree")
+    parser.add_argument(
+        "--tests", nargs="+", metavar="PYTEST_ARG",
+        help="pytest arguments replacing [tool.mutmut] pytest_add_cli_args_test_selection",
+    )
     args = parser.parse_args(argv)
     root = export_rev(args.rev) if args.rev else ROOT
     files = args.files or configured_files(root)
     if not args.report_only:
         if not args.reuse and (root / "mutants").exists():
             shutil.rmtree(root / "mutants")
-        seconds = run_mutmut(files, args.max_children, root)
+        seconds = run_mutmut(files, args.max_children, root, args.tests)
         print(f"\nmutmut run: {seconds:.0f} s wall-clock")
     survivors = report(load_results(files, root), show_diffs=not args.no_diffs)
     return 1 if survivors else 0
