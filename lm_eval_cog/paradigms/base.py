@@ -104,9 +104,9 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 # ("Answer:\n3"), then the rest of that line.
 _ANSWER_TEXT = re.compile(rf"\s*([^{_LINE_BREAKS}]*)")
 # A sentence ends at a line break, or at . ! ? (。) followed by blanks, possibly after
-# closing quotes, brackets or Markdown emphasis ("card 4.** Then"). One character per
-# match and a lookahead: linear on runs of dots or asterisks.
-_SENTENCE_END = re.compile(rf"[.!?\u3002](?=[)\]\"'*_]*\s)|[{_LINE_BREAKS}]")
+# closing quotes, brackets or Markdown emphasis ("card 4.** Then"). Each run of closing
+# characters follows one stop, so the backtracking over it is linear in total.
+_SENTENCE_END = re.compile(rf"[.!?\u3002][)\]\"'*_]*(?=\s)|[{_LINE_BREAKS}]")
 
 
 def normalize_reply(reply: str) -> str:
