@@ -42,6 +42,14 @@ def test_check_paradigm_rejects_an_env_that_ignores_its_seed():
         check_paradigm(broken)
 
 
+def test_check_paradigm_rejects_a_paradigm_without_fallback_share():
+    """Every paradigm must report how much of its score rests on the free/cot fallback."""
+    nback = get_paradigm("nback")
+    specs = tuple(s for s in nback.metric_specs if s.name != "fallback_share")
+    with pytest.raises(ParadigmCheckError, match="does not report 'fallback_share'"):
+        check_paradigm(dataclasses.replace(nback, metric_specs=specs))
+
+
 def test_check_paradigm_rejects_a_parser_that_reads_junk_as_a_choice(monkeypatch):
     """A paradigm whose parser accepts anything fails the junk check."""
     import lm_eval_cog.paradigms.nback.env as nback_env

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from lm_eval_cog.paradigms.base import Paradigm
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE, Paradigm
 from lm_eval_cog.paradigms.chance import play
 
 #: Replies no paradigm may read as a choice.
@@ -53,7 +53,7 @@ def check_paradigm(paradigm: Paradigm, seeds: tuple[int, ...] = tuple(range(8)))
     itself for some pairs of seeds, never for eight.
     """
     names = {s.name for s in paradigm.metric_specs}
-    for required in ("invalid_rate", paradigm.primary_metric):
+    for required in ("invalid_rate", FALLBACK_SHARE, paradigm.primary_metric):
         if required not in names:
             raise ParadigmCheckError(f"paradigm {paradigm.name!r} does not report {required!r}")
     for preset in paradigm.presets:
@@ -91,6 +91,8 @@ def check_paradigm(paradigm: Paradigm, seeds: tuple[int, ...] = tuple(range(8)))
             raise _fail(paradigm, preset, f"metrics returned {sorted(junk)}, specs say {sorted(names)}")
         if junk["invalid_rate"] != 1.0:
             raise _fail(paradigm, preset, f"junk replies were read as choices (invalid_rate={junk['invalid_rate']})")
+        if junk[FALLBACK_SHARE] != 0.0:
+            raise _fail(paradigm, preset, f"junk replies were counted as fallback reads ({FALLBACK_SHARE}={junk[FALLBACK_SHARE]})")
         if not all(math.isnan(v) for v in paradigm.metrics([], params).values()):
             raise _fail(paradigm, preset, "metrics of an empty log are not all NaN")
 
