@@ -217,3 +217,22 @@ def test_a_run_killed_mid_episode_resumes_with_identical_results_and_no_call_for
     assert (replayed, generated) == (done, total - done)  # no model call for a cached turn
     assert transcripts == ref_transcripts
     assert json.dumps(results, sort_keys=True) == json.dumps(reference, sort_keys=True)
+
+
+def test_vllm_rerun_through_lm_evals_evaluator_makes_no_engine_call_and_reports_the_same_cache_share(tmp_path):
+    # lm-eval's own evaluator wraps the model in CachingLM for use_cache; the vLLM path keeps
+    # its one engine call per turn, and the replayed turns keep their prefix-cache counts.
+    from test_lmeval_seam import FakeVLLM, evaluate
+
+    def run():
+        lm = FakeVLLM()
+        out = evaluate(lm, ["cog_wcst_kennedy"], limit=2, use_cache=str(tmp_path / "vllm"))
+        return lm, out
+
+    first, out1 = run()
+    assert first.engine_calls == [2] * 25
+    second, out2 = run()
+    assert second.engine_calls == []
+    assert [s["resps"] for s in out2["samples"]["cog_wcst_kennedy"]] == [s["resps"] for s in out1["samples"]["cog_wcst_kennedy"]]
+    assert json.dumps(out2["results"], sort_keys=True) == json.dumps(out1["results"], sort_keys=True)
+    assert 0.5 < out2["results"]["cog_wcst_kennedy"]["prefix_cached_share,none"] < 1.0
