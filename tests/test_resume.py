@@ -236,3 +236,17 @@ def test_vllm_rerun_through_lm_evals_evaluator_makes_no_engine_call_and_reports_
     assert [s["resps"] for s in out2["samples"]["cog_wcst_kennedy"]] == [s["resps"] for s in out1["samples"]["cog_wcst_kennedy"]]
     assert json.dumps(out2["results"], sort_keys=True) == json.dumps(out1["results"], sort_keys=True)
     assert 0.5 < out2["results"]["cog_wcst_kennedy"]["prefix_cached_share,none"] < 1.0
+
+
+def test_rerunning_after_a_fault_replays_the_finished_turns_and_retries_only_the_failed_episode(tmp_path):
+    faulty = CountingLM(faults="1:2:raise")
+    cached(tmp_path, faulty)
+    out1, _ = play(faulty)
+    assert [json.loads(t)["status"] for t in out1] == ["completed", "failed"]
+    healthy = CountingLM()
+    cached(tmp_path, healthy)
+    out2, player = play(healthy)
+    assert [json.loads(t)["status"] for t in out2] == ["completed", "completed"]
+    # Episode 0's turns and episode 1's first turn come from the cache; episode 1 goes on from turn 2.
+    assert (player.replayed, player.generated) == (TRIALS + 1, TRIALS - 1)
+    assert [(d, p.count("User: ")) for d, p in healthy.received] == [(1, t) for t in range(2, TRIALS + 1)]
