@@ -138,7 +138,7 @@ def equivalence_reason(m: Mutant) -> str | None:
 
 
 def _diff(mutant_name: str, path: Path) -> str:
-    from mutmut.mutation.file_mutation import get_diff_for_mutant  # noqa: PLC0415
+    from mutmut.mutation.diff_apply import get_diff_for_mutant  # noqa: PLC0415
 
     try:
         return get_diff_for_mutant(mutant_name, path=path)

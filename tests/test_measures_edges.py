@@ -11,7 +11,7 @@ from statistics import NormalDist
 
 import pytest
 
-from lm_eval_cog.paradigms.measures import d_prime, mae_score, ratio
+from lm_eval_cog.paradigms.measures import d_prime, fallback_share, mae_score, ratio
 
 Z = NormalDist().inv_cdf
 
@@ -72,3 +72,23 @@ def test_ratio_is_nan_when_nothing_was_measured_and_the_quotient_otherwise():
     assert ratio(0, 3) == 0.0
     assert ratio(1, 4) == pytest.approx(0.25)
     assert ratio(3, 2) == pytest.approx(1.5)
+
+
+def test_fallback_share_is_the_share_of_replies_read_by_the_fallback():
+    # 4 records, one reply each: answer_line, fallback, whole_reply, fallback -> 2 / 4
+    log = [{"parse": p} for p in ("answer_line", "fallback", "whole_reply", "fallback")]
+    assert fallback_share(log) == pytest.approx(0.5)
+
+
+def test_fallback_share_reads_the_named_fields_of_each_record():
+    # two replies per record (DC-IGT): fields first_parse and final_parse -> 1 of 4
+    log = [
+        {"first_parse": "answer_line", "final_parse": "fallback"},
+        {"first_parse": "answer_line", "final_parse": "answer_line"},
+    ]
+    assert fallback_share(log, ("first_parse", "final_parse")) == pytest.approx(0.25)
+
+
+def test_fallback_share_is_nan_for_an_empty_log_or_a_log_without_parse_paths():
+    assert math.isnan(fallback_share([]))
+    assert math.isnan(fallback_share([{"parse": "fallback"}, {"outcome": "correct"}]))

@@ -12,8 +12,11 @@ from statistics import NormalDist
 
 import pytest
 
+from lm_eval_cog.paradigms.igt import IGTParams, igt_metrics, trial_credit
 from lm_eval_cog.paradigms.nback import NBackParams, nback_metrics
 from lm_eval_cog.paradigms.wcst import WCSTParams, wcst_metrics
+from lm_eval_cog.paradigms.wpt import WPTParams, estimated_matrices, wpt_metrics
+from lm_eval_cog.paradigms.wpt.env import CHANGE, STAY
 
 Z = NormalDist().inv_cdf
 
@@ -164,3 +167,90 @@ def test_nback_without_answered_non_targets_false_alarm_rate_is_nan():
 
 def test_nback_empty_log_is_all_nan():
     assert all(math.isnan(v) for v in nback_metrics([], NBackParams()).values())
+
+
+# --------------------------------------------------------------------------- DC-IGT
+
+
+def irec(first, preview_loss, final, balance, first_parse="answer_line", final_parse="answer_line"):
+    return {
+        "first": first,
+        "first_invalid": None if first else "no_answer",
+        "preview_loss": preview_loss,
+        "final": final,
+        "final_invalid": None if final else "no_answer",
+        "switched": None if first is None or final is None else first != final,
+        "balance": balance,
+        "first_parse": first_parse if first else "invalid",
+        "final_parse": final_parse if final else "invalid",
+    }
+
+
+def test_igt_behaviour_shares_tell_the_four_behaviours_apart():
+    # 5 answered trials: stick after no loss x1, stick after a loss x1, switch after no loss x1,
+    # switch after a loss x2 -> 1/5, 1/5, 1/5, 2/5 (each behaviour has its own count).
+    log = [
+        irec("AAA", 0, "AAA", 2100),
+        irec("BBB", 1250, "BBB", 950),
+        irec("CCC", 0, "DDD", 1000),
+        irec("AAA", 260, "DDD", 1050),
+        irec("BBB", 250, "CCC", 1100),
+    ]
+    m = igt_metrics(log, IGTParams(trials=5))
+    assert m["stick_after_gain"] == pytest.approx(0.2)
+    assert m["stick_after_loss"] == pytest.approx(0.2)
+    assert m["switch_after_gain"] == pytest.approx(0.2)
+    assert m["switch_after_loss"] == pytest.approx(0.4)
+
+
+def test_igt_a_loss_of_one_dollar_is_a_loss():
+    # Any positive preview loss is a loss (losses are parameters): keeping a deck that
+    # previewed -$1 costs -(1/500 + 1) = -1.002; leaving it earns the loss-avoiding +1.
+    assert trial_credit({"switched": False, "preview_loss": 1}) == pytest.approx(-1.002)
+    assert trial_credit({"switched": True, "preview_loss": 1}) == pytest.approx(1.0)
+    assert trial_credit({"switched": True, "preview_loss": 0}) == pytest.approx(-0.5)
+    m = igt_metrics([irec("AAA", 1, "AAA", 2099), irec("AAA", 1, "BBB", 2199)], IGTParams(trials=2))
+    assert m["stick_after_loss"] == pytest.approx(0.5) and m["switch_after_loss"] == pytest.approx(0.5)
+    assert m["stick_after_gain"] == 0.0 and m["switch_after_gain"] == 0.0
+
+
+def test_igt_fallback_share_counts_both_replies_of_a_trial():
+    # 2 trials = 4 replies; the first trial's final choice and the second trial's first
+    # choice were read by the fallback: 2 / 4 = 0.5.
+    log = [
+        irec("AAA", 0, "AAA", 2100, final_parse="fallback"),
+        irec("CCC", 0, "CCC", 2150, first_parse="fallback"),
+    ]
+    assert igt_metrics(log, IGTParams(trials=2))["fallback_share"] == pytest.approx(0.5)
+    log[0]["final_parse"] = "answer_line"
+    assert igt_metrics(log, IGTParams(trials=2))["fallback_share"] == pytest.approx(0.25)
+
+
+# --------------------------------------------------------------------------- WPT
+
+
+def wday(n, sensors, today, actual, prediction):
+    outcome = "invalid" if prediction is None else "correct" if prediction == actual else "error"
+    return {"day": n, "sensors": sensors, "today": today, "actual": actual, "prediction": prediction,
+            "outcome": outcome}  # fmt: skip
+
+
+def test_wpt_accuracy_counts_correct_predictions_over_all_days():
+    # 4 days: correct, error, invalid, correct -> accuracy 2/4; invalid 1/4.
+    log = [
+        wday(1, STAY, "sunny", "sunny", "sunny"),
+        wday(2, STAY, "sunny", "rainy", "sunny"),
+        wday(3, CHANGE, "rainy", "sunny", None),
+        wday(4, CHANGE, "sunny", "rainy", "rainy"),
+    ]
+    m = wpt_metrics(log, WPTParams(p=0.9, estimate_from=1))
+    assert m["accuracy"] == pytest.approx(0.5)
+    assert m["invalid_rate"] == pytest.approx(0.25)
+
+
+def test_wpt_matrices_use_every_day_by_default():
+    # estimate_from defaults to day 1: a one-day log ([1,0], sunny, predicted sunny) gives
+    # the estimates (1, 0) for that row, 6 NaN entries for the rows without a day.
+    est, truth = estimated_matrices([wday(1, STAY, "sunny", "sunny", "sunny")], 0.9)
+    assert est[:2] == [1.0, 0.0] and sum(math.isnan(e) for e in est) == 6
+    assert truth[:2] == pytest.approx([0.9, 0.1])
