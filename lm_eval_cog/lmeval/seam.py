@@ -166,7 +166,9 @@ class LMPlayer:
                 self.replayed += 1
                 continue
             task, index = ep.spec.get("task"), ep.spec.get("index")
-            batch.append(make_instance("generate_until", (prompt, gen_kwargs), task_name=task, doc_id=index, metadata=(task, index, 1)))
+            # doc_id reaches the backend on 0.4.13 too (through the metadata tuple)
+            request = make_instance("generate_until", (prompt, gen_kwargs), task_name=task, doc_id=index, metadata=(task, index, 1))
+            batch.append(request)
             slots.append(i)
         if batch:
             if vllm_backend.is_vllm(self.lm):
