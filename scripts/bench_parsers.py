@@ -11,6 +11,8 @@ shapes stress what a long reply can contain:
 * ``choice_prose``: sentences that keep naming the paradigm's choices, no answer line
   (the fallback reads the whole reply);
 * ``prose_answer``: the same prose closed by ``Answer: <choice>``;
+* ``dense_mentions``: choice mentions back to back (WCST: descriptions and digits, the
+  shape that made its former finder quadratic: 98k characters took 1.6 s);
 * ``digits``: numbers, ranges, decimals, times and lists;
 * ``no_choice``: prose without any choice word;
 * ``long_runs``: choice-adjacent keywords (``card``, ``option``, ``deck``, ``not``,
@@ -68,6 +70,7 @@ def shapes(name: str, choices: list[str], size: int) -> dict[str, str]:
     return {
         "choice_prose": _fill(prose, size),
         "prose_answer": _fill(prose, size, tail=f"\nAnswer: {choices[0]}"),
+        "dense_mentions": _fill(lambda i: f"{words[i % len(words)]} ", size),
         "digits": _fill(lambda i: NUMBERS, size),
         "no_choice": _fill(lambda i: NEUTRAL, size),
         "long_runs": "".join(f"{w}{blanks}x " for w in ("card", "option", "deck", "not", "answer"))[:size],
