@@ -92,10 +92,15 @@ def export_rev(rev: str) -> Path:
     return target
 
 
-def run_mutmut(files: list[str], max_children: int, root: Path = ROOT, tests: list[str] | None = None) -> float:
+def run_mutmut(
+    files: list[str], max_children: int, root: Path = ROOT, tests: list[str] | None = None,
+    mutants: list[str] | None = None,
+) -> float:
     """Run ``mutmut run`` on ``files`` (glob patterns) in ``root``; returns the wall-clock seconds.
 
-    ``tests``: pytest arguments that replace ``pytest_add_cli_args_test_selection``.
+    ``tests``: pytest arguments that replace ``pytest_add_cli_args_test_selection``;
+    ``mutants``: mutmut ids or globs (``"lm_eval_cog.paradigms.wcst.env.xǁWCSTEnvǁ_step*"``)
+    to run instead of every mutant of ``files``.
     """
     env = dict(
         os.environ,
@@ -106,7 +111,9 @@ def run_mutmut(files: list[str], max_children: int, root: Path = ROOT, tests: li
     )
     start = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-c", _BOOTSTRAP, "run", "--max-children", str(max_children)], cwd=root, env=env
+        [sys.executable, "-c", _BOOTSTRAP, "run", "--max-children", str(max_children), *(mutants or [])],
+        cwd=root,
+        env=env,
     )
     if proc.returncode != 0:
         raise SystemExit(f"mutmut run failed with exit status {proc.returncode}")
@@ -174,8 +181,10 @@ def _natural(name: str) -> tuple[str, int]:
 def report(results: dict[str, list[Mutant]], show_diffs: bool = True) -> int:
     """Print the per-file table, survivors and equivalents; returns the number of unexplained survivors."""
     rows, survivors, equivalents = [], [], []
-    all_killed = all_counted = 0
+    all_killed = all_counted = unchecked = 0
     for path, mutants in results.items():
+        unchecked += sum(m.status == "not checked" for m in mutants)
+        mutants = [m for m in mutants if m.status != "not checked"]
         counted = [m for m in mutants if equivalence_reason(m) is None]
         equivalents += [(m, equivalence_reason(m)) for m in mutants if equivalence_reason(m) is not None]
         killed = sum(m.status in ("killed", "timeout", "caught by type check") for m in counted)
@@ -191,6 +200,8 @@ def report(results: dict[str, list[Mutant]], show_diffs: bool = True) -> int:
     if all_counted:
         print(f"{'total':<{width}}  {all_killed:6d} / {all_counted:<7d}  {len(equivalents):10d}  "
               f"{100 * all_killed / all_counted:5.1f}%")
+    if unchecked:
+        print(f"({unchecked} mutants not checked in this run are left out)")
     print(f"\nSurvivors ({len(survivors)}):")
     for m in survivors:
         print(f"  {m.name}: {m.status}")
@@ -212,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="print the last run's results, run nothing")
     parser.add_argument("--no-diffs", action="store_true", help="survivor ids only")
     parser.add_argument("--rev", help="run on a clean export of this commit instead of the working tree")
+    parser.add_argument("--mutants", nargs="+", metavar="ID", help="mutmut ids or globs to run (default: all)")
     parser.add_argument(
         "--tests", nargs="+", metavar="PYTEST_ARG",
         help="pytest arguments replacing [tool.mutmut] pytest_add_cli_args_test_selection",
@@ -222,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report_only:
         if not args.reuse and (root / "mutants").exists():
             shutil.rmtree(root / "mutants")
-        seconds = run_mutmut(files, args.max_children, root, args.tests)
+        seconds = run_mutmut(files, args.max_children, root, args.tests, args.mutants)
         print(f"\nmutmut run: {seconds:.0f} s wall-clock")
     survivors = report(load_results(files, root), show_diffs=not args.no_diffs)
     return 1 if survivors else 0
