@@ -50,7 +50,7 @@ class FakeLM(LM):
 
 def evaluate(lm, tasks, limit=3, metadata=None, **kwargs):
     # As the CLI does with --metadata: the TaskManager hands it to every task.
-    return simple_evaluate(
+    return by_task_name(simple_evaluate(
         model=lm,
         tasks=tasks,
         limit=limit,
@@ -58,7 +58,13 @@ def evaluate(lm, tasks, limit=3, metadata=None, **kwargs):
         log_samples=True,
         bootstrap_iters=0,
         **kwargs,
-    )
+    ))
+
+
+def by_task_name(out):
+    """lm-eval 0.5 names a group's member ``group::task`` in ``results``; 0.4.13 ``task``."""
+    out["results"] = {name.split("::")[-1]: row for name, row in out["results"].items()}
+    return out
 
 
 def transcripts(out, task):

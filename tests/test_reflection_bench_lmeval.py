@@ -18,7 +18,7 @@ WCST_TASKS = ["cog_wcst_reflection_bench_direct", "cog_wcst_reflection_bench_fre
 
 def evaluate(tasks, policy="optimal", limit=2, metadata=None):
     register_baseline()
-    return simple_evaluate(
+    return by_task_name(simple_evaluate(
         model="cog_baseline",
         model_args=f"policy={policy}",
         tasks=tasks,
@@ -26,7 +26,13 @@ def evaluate(tasks, policy="optimal", limit=2, metadata=None):
         task_manager=TaskManager(include_path=str(task_dir()), include_defaults=False, metadata=metadata),
         log_samples=True,
         bootstrap_iters=0,
-    )
+    ))
+
+
+def by_task_name(out):
+    """lm-eval 0.5 names a group's member ``group::task`` in ``results``; 0.4.13 ``task``."""
+    out["results"] = {name.split("::")[-1]: row for name, row in out["results"].items()}
+    return out
 
 
 def test_every_task_loads_with_its_preset_and_strategy():

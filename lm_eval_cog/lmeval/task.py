@@ -161,6 +161,15 @@ class InteractiveTask(ConfigurableTask):
         _refuse_fewshot(self.config.task, num_fewshot)
         super().set_num_fewshot(num_fewshot)  # type: ignore[misc]
 
+    def override_metric(self, metric_name: str) -> None:
+        # --predict_only. lm-eval 0.5 rebuilds its scorer for OUTPUT_TYPE, which here is the
+        # request type (cog_episode); the replies are scored as the generate_until they are.
+        self.OUTPUT_TYPE = "generate_until"
+        try:
+            super().override_metric(metric_name)
+        finally:
+            self.OUTPUT_TYPE = REQUEST_TYPE
+
     def build_all_requests(self, **kwargs: Any) -> Any:
         # --cache_requests would replay requests built with earlier parameters (the cache key
         # is task, shots and rank, not --metadata): ours cost nothing to build, so never cache.

