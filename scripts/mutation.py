@@ -43,7 +43,28 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Mutants that cannot change behaviour, matched by (function, mutated line).
 #: ``function``: the mutmut id without its ``__mutmut_<n>`` tail; ``line``: the mutated
 #: line as mutmut writes it, stripped. Each carries the reason it is equivalent.
-EQUIVALENT: list[dict[str, str]] = []
+EQUIVALENT: list[dict[str, str]] = [
+    {
+        "function": "lm_eval_cog.paradigms.wcst.scoring.x__streak_before",
+        "line": 'if i == 0 or log[i]["rule"] != log[i - 2]["rule"]:',
+        "reason": "differs only when trial i-1 opened its rule's block, whose streak is <= 1: below FMS's 5",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.wcst.scoring.x__streak_before",
+        "line": "return 1",
+        "reason": "a carried-in streak of 1 instead of 0 is still below FMS_MIN_STREAK (5); the value is only used for FMS",
+    },
+    {
+        "function": "lm_eval_cog.rendering.x_prompt_text",
+        "line": 'return prompt if (isinstance(prompt, str)) and False else str(getattr(prompt, "prompt", prompt))',
+        "reason": "a str has no attribute 'prompt', so str(getattr(s, 'prompt', s)) is s itself",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.wcst.env.x_draw_per_trial_options",
+        "line": "for dim, pos in zip((SHAPE, COLOUR, NUMBER), positions[:4]):",
+        "reason": "zip stops at the three dimensions: positions[:4] and positions[:3] pair identically",
+    },
+]
 
 # Run inside the mutmut child process: drop the checkout's copy of the package (imported
 # by the start-up hook's .pth line) so that mutmut's sys.path entry for mutants/ wins,

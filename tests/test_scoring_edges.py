@@ -236,15 +236,16 @@ def wday(n, sensors, today, actual, prediction):
 
 
 def test_wpt_accuracy_counts_correct_predictions_over_all_days():
-    # 4 days: correct, error, invalid, correct -> accuracy 2/4; invalid 1/4.
+    # 4 days: correct, correct, invalid, correct -> accuracy 3/4 (errors + invalid would be 1/4);
+    # invalid 1/4.
     log = [
         wday(1, STAY, "sunny", "sunny", "sunny"),
-        wday(2, STAY, "sunny", "rainy", "sunny"),
+        wday(2, STAY, "sunny", "rainy", "rainy"),
         wday(3, CHANGE, "rainy", "sunny", None),
         wday(4, CHANGE, "sunny", "rainy", "rainy"),
     ]
     m = wpt_metrics(log, WPTParams(p=0.9, estimate_from=1))
-    assert m["accuracy"] == pytest.approx(0.5)
+    assert m["accuracy"] == pytest.approx(0.75)
     assert m["invalid_rate"] == pytest.approx(0.25)
 
 
