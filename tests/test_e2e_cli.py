@@ -30,6 +30,7 @@ METRICS = [
     "conceptual_level_responses",
     "failure_to_maintain_set",
     "invalid_rate",
+    "fallback_share",
 ]
 
 
