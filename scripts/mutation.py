@@ -64,6 +64,57 @@ EQUIVALENT: list[dict[str, str]] = [
         "line": "for dim, pos in zip((SHAPE, COLOUR, NUMBER), positions[:4]):",
         "reason": "zip stops at the three dimensions: positions[:4] and positions[:3] pair identically",
     },
+    # paradigms/base.py
+    {
+        "function": "lm_eval_cog.paradigms.base.x_answer_text",
+        "line": 'return match.group(1) if (match) or True else ""',
+        "reason": "_ANSWER_TEXT (blanks, then any run of non-line-breaks) matches every position: match is never None",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.x_answer_text",
+        "line": 'return match.group(1) if match else "XXXX"',
+        "reason": "_ANSWER_TEXT (blanks, then any run of non-line-breaks) matches every position: the else is unreachable",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.x_episode_seed",
+        "line": "return int(np.random.SeedSequence([int(task_seed), int(index)]).generate_state(1, )[0])",
+        "reason": "uint32 is generate_state's default dtype",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.x_episode_seed",
+        "line": "return int(np.random.SeedSequence([int(task_seed), int(index)]).generate_state(2, dtype=np.uint32)[0])",
+        "reason": "generate_state's words are produced in order: the first of two is the first of one",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.x_read_choice",
+        "line": "if len(named) >= 1:",
+        "reason": "len(named) == 1 returned just before: >= 1 and > 1 agree on what reaches this line",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.x_unknown_name_message",
+        "line": "close = difflib.get_close_matches(str(given), allowed, )",
+        "reason": "n=3 is get_close_matches' default",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.xǁEnvǁ__init__",
+        "line": "self._done = None",
+        "reason": "_done is only read after reset() has set it (step checks _reset_called first)",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.xǁEnvǁ__init__",
+        "line": "self._done = False",
+        "reason": "_done is only read after reset() has set it (step checks _reset_called first)",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.xǁEnvǁ__init__",
+        "line": "self._reset_called = None",
+        "reason": "only read as a truth value: None and False are both false",
+    },
+    {
+        "function": "lm_eval_cog.paradigms.base.xǁEnvǁreset",
+        "line": "self._done = None",
+        "reason": "only read as a truth value: None and False are both false",
+    },
 ]
 
 # Run inside the mutmut child process: drop the checkout's copy of the package (imported
