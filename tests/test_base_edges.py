@@ -102,6 +102,10 @@ def test_direct_reply_with_two_choices_says_how_many():
 def test_extract_choice_is_read_choice_without_the_path():
     assert extract_choice("I think left.\nAnswer: right", COT, ARMS) == "right"
     assert extract_choice("", DIRECT, ARMS) == ParseFailure(NO_ANSWER, "empty reply")
+    # The strategy is passed on: two arms and no answer line are ambiguous for direct,
+    # while cot reads the last sentence's sole arm.
+    assert extract_choice("Left is bad. I pick right.", DIRECT, ARMS).code == AMBIGUOUS
+    assert extract_choice("Left is bad. I pick right.", COT, ARMS) == "right"
 
 
 def test_trailing_line_break_does_not_open_an_empty_last_sentence():
