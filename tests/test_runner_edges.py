@@ -324,3 +324,82 @@ def test_progress_bar_without_any_env_has_no_total():
         assert bar.total is None
     finally:
         bar.close()
+
+
+def test_transcript_of_a_played_episode_has_its_turns_and_trials_as_plain_data():
+    # max_turns 1, reply "a": one turn (user "u1", reply "a"), one trial {"reply": "a"}.
+    (ep,) = _episodes(1, max_turns=1)
+    runner.run_lockstep([ep], _Player(reply="a"), progress=False)
+    t = ep.transcript()
+    assert t["turns"] == [{"user": "u1", "reply": "a", "dropped_turns": 0, "prompt_tokens": None, "cached_tokens": None}]
+    assert t["trials"] == [{"reply": "a"}] and t["trials"] is not ep.env.log
+    assert (t["status"], t["closing"], t["system"], t["seed"]) == (TRUNCATED, "u2", "sys", 0)
+
+
+def test_failure_reason_points_at_the_innermost_frame():
+    # The error is raised in _EchoEnv._step, called by Env.step, called by the runner:
+    # the reason names the line of the raise, not an outer frame.
+    eps = _episodes(1)
+    runner.run_lockstep(eps, _Player(reply="crash"), progress=False)
+    raise_line = next(i for i, line in enumerate(open(__file__, encoding="utf-8"), 1) if 'raise KeyError("boom")' in line)
+    assert eps[0].error.endswith(f"{__file__}:{raise_line}")
+
+
+class _FakeBar:
+    """Stands in for tqdm.auto.tqdm: records what the runner tells its progress bar."""
+
+    made: list[_FakeBar] = []
+
+    def __init__(self, total=None, desc=None, unit=None):
+        self.total, self.desc, self.unit = total, desc, unit
+        self.updates: list[Any] = []
+        self.postfix: list[dict[str, Any]] = []
+        self.closed = False
+        _FakeBar.made.append(self)
+
+    def update(self, n):
+        self.updates.append(n)
+
+    def set_postfix(self, **kwargs):
+        self.postfix.append(kwargs)
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def bars(monkeypatch):
+    import tqdm.auto
+
+    _FakeBar.made = []
+    monkeypatch.setattr(tqdm.auto, "tqdm", _FakeBar)
+    return _FakeBar.made
+
+
+def test_lockstep_shows_a_turn_bar_by_default_with_the_live_count_after_each_turn(bars):
+    # Episodes of 2 and 3 turns: after turn 1 both live, after 2 one, after 3 none.
+    eps = _episodes(1, max_turns=2) + _episodes(1, max_turns=3)
+    runner.run_lockstep(eps, _Player())
+    (bar,) = bars
+    assert (bar.total, bar.desc, bar.unit, bar.closed) == (3, "cog episodes", "turn", True)
+    assert bar.updates == [1, 1, 1]
+    assert bar.postfix == [{"live": 2, "refresh": False}, {"live": 1, "refresh": False}, {"live": 0, "refresh": False}]
+
+
+def test_one_at_a_time_shows_no_bar_unless_asked_and_then_one_per_episode(bars):
+    runner.run_one_at_a_time(_episodes(2, max_turns=1), _Player())
+    assert bars == []
+    runner.run_one_at_a_time(_episodes(2, max_turns=1), _Player(), progress="solo")
+    assert [b.desc for b in bars] == ["solo", "solo"]
+
+
+@dataclass(frozen=True)
+class _NoTurnBound:
+    """Params without ``max_turns`` (the bar then has no total)."""
+
+
+def test_progress_bar_ignores_episodes_whose_params_have_no_turn_bound(bars):
+    unbounded = Episode(spec={}, env=_EchoEnv(_NoTurnBound()))
+    runner._progress_bar([unbounded], True)
+    runner._progress_bar([unbounded] + _episodes(1, max_turns=3), True)
+    assert [b.total for b in bars] == [None, 3]
