@@ -49,8 +49,10 @@ lane() {
 
 TOTAL_START=$SECONDS
 lane main main_lane "$@"
-[ "${SKIP_UPSTREAM:-0}" = 1 ] || lane upstream bash scripts/lane_lmeval_upstream.sh
-[ "${SKIP_LMEVAL05:-0}" = 1 ] || lane lmeval05 bash scripts/lane_lmeval05.sh
+# The two lm-eval lanes reuse the main lane's venv (torch, transformers, lm-eval are already
+# there): each (re)installs what it needs, swaps lm-eval, and leaves lm-eval 0.4.13 behind.
+[ "${SKIP_UPSTREAM:-0}" = 1 ] || lane upstream env VENV="${VENV:-.venv-test}" KEEP_VENV=1 bash scripts/lane_lmeval_upstream.sh
+[ "${SKIP_LMEVAL05:-0}" = 1 ] || lane lmeval05 env VENV="${VENV:-.venv-test}" KEEP_VENV=1 bash scripts/lane_lmeval05.sh
 [ "${SKIP_VLLM:-0}" = 1 ] || lane vllm bash scripts/test_vllm.sh
 
 echo "=== summary"
