@@ -253,3 +253,16 @@ def test_reset_rejects_a_seed_that_is_not_a_non_negative_int(seed):
     with pytest.raises(ValueError) as err:
         _CountingEnv(_Params()).reset(seed=seed)
     assert str(err.value) == f"seed must be a non-negative int, got {seed!r}"
+
+
+def test_probability_at_the_lower_bound_is_accepted_p_one_half_for_wpt_and_prlt():
+    # WPT and PRLT take p in [0.5, 1]: p = 0.5 (a coin, both outcomes tie) is allowed,
+    # 0.49 is not, and the message gives the interval.
+    from lm_eval_cog.paradigms.prlt.env import PRLTParams
+    from lm_eval_cog.paradigms.wpt.env import WPTParams
+
+    assert require_probability("wpt", "p", 0.5, low=0.5) == 0.5
+    assert WPTParams(p=0.5).p == 0.5 and PRLTParams(p=0.5).p == 0.5
+    with pytest.raises(ValueError) as err:
+        require_probability("prlt", "p", 0.49, low=0.5)
+    assert str(err.value) == "prlt parameter 'p' must be a number in [0.5, 1.0], got 0.49"
