@@ -141,6 +141,12 @@ EQUIVALENT: list[dict[str, str]] = [
         "line": 'reply = bytes(reply).decode("UTF-8", "surrogateescape")',
         "reason": "codec names are case-insensitive",
     },
+    # rendering.py (Renderer)
+    {
+        "function": "lm_eval_cog.rendering.xǁRendererǁrender",
+        "line": "if drop > history:",
+        "reason": "messages(ep, history + 1) equals messages(ep, history) (no answered turn left to drop): one identical render more, then the same error",
+    },
     # paradigms/wcst/env.py
     {
         "function": "lm_eval_cog.paradigms.wcst.env.x_find_choices",
