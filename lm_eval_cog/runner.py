@@ -202,7 +202,9 @@ def _respond_isolated(player: Player, live: list[Episode], timeout: float | None
 
 
 def _call(player: Player, episodes: list[Episode], timeout: float | None) -> list[str | BaseException]:
-    if timeout is None:
+    # A limit longer than a thread can wait (inf, or past threading.TIMEOUT_MAX, ~292 years)
+    # is no limit: Thread.join would raise OverflowError and fail every episode.
+    if timeout is None or timeout >= threading.TIMEOUT_MAX:
         return player.respond(episodes)
     result: list[Any] = []
 

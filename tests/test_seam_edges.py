@@ -119,8 +119,8 @@ def test_as_list_makes_one_stop_or_several_a_list(value, listed):
 # --- turn_timeout_from_env -----------------------------------------------------------
 
 
-# ("inf" and values past threading.TIMEOUT_MAX are accepted here but break the thread
-# wait: see test_runner_edges.test_a_turn_timeout_longer_than_a_thread_can_wait_...)
+# ("inf" and values past threading.TIMEOUT_MAX are accepted and mean no limit: see
+# test_runner_edges.test_a_turn_timeout_longer_than_a_thread_can_wait_...)
 @pytest.mark.parametrize(("raw", "seconds"), [(" 3 ", 3.0), ("0.25", 0.25), ("1e-3", 0.001)])
 def test_turn_timeout_is_read_as_positive_seconds(monkeypatch, raw, seconds):
     monkeypatch.setenv(seam.TURN_TIMEOUT_ENV, raw)
