@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from lm_eval_cog.paradigms.wcst import KEY_CARDS, WCSTEnv, WCSTParams
-from lm_eval_cog.paradigms.wcst.env import find_choices
+from lm_eval_cog.paradigms.wcst.env import card_text, find_choices
 
 
 def test_counted_description_must_match_one_key_card_on_colour_and_shape_both():
@@ -64,3 +64,12 @@ def test_reset_internals_refuse_to_run_without_reset():
     # _reset draws from self.rng, which only Env.reset(seed=...) creates.
     with pytest.raises(RuntimeError, match=r"^WCSTEnv\._reset\(\) called outside reset\(\)$"):
         WCSTEnv(WCSTParams())._reset({})
+
+
+def test_a_reply_describing_an_option_is_read_against_that_trials_options():
+    # Kennedy deck: the options change every trial. Describing option 3 of trial 1 by its
+    # count, colour and shape ("Answer: two red stars" or the like) chooses option 3 (index 2).
+    env = WCSTEnv(WCSTParams(trials=25, criterion=6, deck="per_trial_options"))
+    _, info = env.reset(seed=0)
+    env.step(f"Answer: {card_text(info['options'][2])}")
+    assert (env.log[0]["choice"], env.log[0]["parse"]) == (2, "answer_line")
