@@ -278,6 +278,19 @@ def test_turn_timeout_runs_the_player_in_a_daemon_thread_and_no_thread_without_i
     assert (seen[1].name, seen[1].daemon) == ("cog-turn", True)
 
 
+def test_a_turn_timeout_of_threading_timeout_max_or_more_is_no_limit_and_uses_no_thread():
+    # TIMEOUT_MAX itself is already "no limit" (the player is called directly, as with None).
+    seen: list[threading.Thread] = []
+
+    class Where:
+        def respond(self, episodes):
+            seen.append(threading.current_thread())
+            return ["ok"] * len(episodes)
+
+    runner._call(Where(), _episodes(1), threading.TIMEOUT_MAX)
+    assert seen == [threading.main_thread()]
+
+
 def test_lockstep_with_a_turn_timeout_fails_only_the_hanging_episode():
     release = threading.Event()
 
