@@ -17,24 +17,12 @@ from lm_eval_cog.paradigms.nback import NBackParams, nback_metrics
 from lm_eval_cog.paradigms.wcst import WCSTParams, wcst_metrics
 from lm_eval_cog.paradigms.wpt import WPTParams, estimated_matrices, wpt_metrics
 from lm_eval_cog.paradigms.wpt.env import CHANGE, STAY
+from test_wcst_metrics import rec as wrec  # one WCST log record with the fields the metrics read
 
 Z = NormalDist().inv_cdf
 
 
 # --------------------------------------------------------------------------- WCST
-
-
-def wrec(trial, rule, outcome, matched, streak, previous_rule=None, completed=False):
-    """One WCST log record with the fields the metrics read."""
-    return {
-        "trial": trial,
-        "rule": rule,
-        "previous_rule": previous_rule,
-        "outcome": outcome,
-        "matched": matched,
-        "streak": streak,
-        "category_completed": completed,
-    }
 
 
 def correct_run(start, rule, length, criterion=10, previous_rule=None):
