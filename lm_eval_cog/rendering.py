@@ -27,13 +27,14 @@ from lm_eval_cog.runner import Episode
 PLAIN_STOP = "\nUser:"
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Lone surrogates: how undecodable bytes of a backend reply survive in a str (surrogateescape).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def encodable(text: str) -> str:
     """``text`` with lone surrogates (a backend's undecodable bytes) replaced by U+FFFD:
     a tokenizer cannot encode them. The transcript keeps the raw reply."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
+    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 class ContextOverflow(RuntimeError):

@@ -18,13 +18,14 @@ import dataclasses
 import enum
 import json
 import math
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from lm_eval_cog.paradigms import get_paradigm
+from lm_eval_cog.rendering import LONE_SURROGATE, Renderer
+from lm_eval_cog.runner import Episode, Turn
 
 #: Extra metric of every interactive task: 1 for an episode that failed, else 0.
 FAILED_METRIC = "episode_failed"
@@ -40,9 +41,6 @@ def cached_share(transcript: dict[str, Any]) -> float:
     return sum(t["cached_tokens"] for t in turns) / prompt if prompt else math.nan
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def dumps(transcript: dict[str, Any]) -> str:
     """The transcript as JSON text that any UTF-8 writer accepts.
 
@@ -52,7 +50,7 @@ def dumps(transcript: dict[str, Any]) -> str:
     (Outside strings JSON has no such characters, so the substitution is safe.)
     """
     text = json.dumps(transcript, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def stored_params(transcript: dict[str, Any], paradigm: Any) -> Any:
@@ -117,9 +115,6 @@ def rebuild_prompt(
     replies, dropped turns) except, for a chat-template run, the model's template:
     pass it, e.g. ``lm.apply_chat_template`` of the same model.
     """
-    from lm_eval_cog.rendering import Renderer
-    from lm_eval_cog.runner import Episode, Turn
-
     if isinstance(transcript, str):
         transcript = json.loads(transcript)
     if transcript.get("apply_chat_template") and chat_template is None:
