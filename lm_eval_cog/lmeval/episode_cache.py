@@ -23,26 +23,18 @@ as in ``CachingLM``: identical prompts of two episodes must not share one draw.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+# lm-eval's own key (0.4.13 and 0.5 alike), so that its rows and ours are the same rows.
+from lm_eval.api.model import hash_args
 
 _LOG = logging.getLogger("lm_eval.cog")
 IDENTITY_KEY = "lm_eval_cog:model"
 #: Side rows: ``<key>:cached_tokens`` keeps vLLM's prefix-cache count of a reply, so a
 #: resumed run reports the same ``prefix_cached_share`` as an uninterrupted one.
 _CACHED_TOKENS_SUFFIX = ":cached_tokens"
-
-try:  # lm-eval's own key, so that its rows and ours are the same rows
-    from lm_eval.api.model import hash_args
-except ImportError:  # pragma: no cover - a release that moved it
-
-    def hash_args(attr: str, args: Iterable[Any]) -> str:
-        dat = json.dumps([attr] + list(args))
-        return hashlib.sha256(dat.encode("utf-8")).hexdigest()
 
 
 class CacheMismatch(ValueError):
