@@ -13,9 +13,7 @@ import glob
 import json
 import math
 import os
-import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -25,24 +23,10 @@ from lm_eval.tasks import TaskManager
 
 from lm_eval_cog._autoload import task_dir
 from lm_eval_cog.lmeval.baseline_model import BaselineLM
-from lm_eval_cog.paradigms import get_paradigm, make_env
+from lm_eval_cog.paradigms import make_env
+from lm_eval_cli import LM_EVAL, write_yes_no_task
 
-LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
 MIXED_TASK = "zz_local_yes_no"
-MIXED_YAML = """task: {name}
-dataset_path: json
-dataset_kwargs:
-  data_files: {{test: {data}}}
-test_split: test
-output_type: multiple_choice
-doc_to_text: "{{{{question}}}}"
-doc_to_target: "{{{{answer}}}}"
-doc_to_choice: ["yes", "no"]
-metric_list:
-  - metric: acc
-metadata:
-  version: 1.0
-"""
 
 
 def _first_prompt(task_seed: int, trials: int, system_instruction: str | None = None) -> str:
@@ -58,11 +42,8 @@ def _first_prompt(task_seed: int, trials: int, system_instruction: str | None = 
 @pytest.fixture(scope="module")
 def cli_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cli")
-    local = tmp / "local_tasks"
-    local.mkdir()
     rows = [{"question": f"Is {i} even?", "answer": i % 2} for i in range(10)]
-    (local / "data.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (local / f"{MIXED_TASK}.yaml").write_text(MIXED_YAML.format(name=MIXED_TASK, data=local / "data.json"))
+    local = write_yes_no_task(tmp / "local_tasks", MIXED_TASK, rows)
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
     cmd = [

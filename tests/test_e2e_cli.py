@@ -11,16 +11,14 @@ import glob
 import json
 import math
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lm_eval_cog.transcripts import read_transcripts, recompute
+from lm_eval_cli import LM_EVAL
 
-LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
 METRICS = [
     "acc",
     "categories_completed",

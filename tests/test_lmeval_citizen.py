@@ -23,28 +23,11 @@ from lm_eval.tasks import TaskManager
 from lm_eval_cog import _autoload
 from lm_eval_cog._autoload import task_dir
 from lm_eval_cog.lmeval import compat
+from lm_eval_cli import write_yes_no_task
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY_TASK = """task: {name}
-dataset_path: json
-dataset_kwargs:
-  data_files: {{test: {data}}}
-test_split: test
-output_type: multiple_choice
-doc_to_text: "{{{{q}}}}"
-doc_to_target: 0
-doc_to_choice: ["yes", "no"]
-metadata:
-  version: 1.0
-"""
-
-
 def _custom_folder(tmp_path: Path, name: str = "zz_custom_task") -> Path:
-    folder = tmp_path / "custom"
-    folder.mkdir()
-    (folder / "data.json").write_text('{"q": "Is it?"}\n')
-    (folder / f"{name}.yaml").write_text(TINY_TASK.format(name=name, data=folder / "data.json"))
-    return folder
+    return write_yes_no_task(tmp_path / "custom", name, [{"question": "Is it?", "answer": 0}])
 
 
 def test_include_defaults_false_indexes_only_the_callers_folder(tmp_path):

@@ -11,11 +11,9 @@ import glob
 import json
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,8 +23,8 @@ from lm_eval.api.model import CachingLM, hash_args
 from fault_backend import TRIALS, FaultLM, requests
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.lmeval.episode_cache import IDENTITY_KEY, CacheMismatch, model_identity
+from lm_eval_cli import LM_EVAL
 
-LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
 TASK = "cog_wcst_direct"
 SUMMARY = re.compile(r"--use_cache \S+: (\d+) turn requests replayed from the cache, (\d+) generated")
 

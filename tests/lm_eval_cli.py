@@ -1,0 +1,39 @@
+"""Test helpers for runs through lm-eval itself: the ``lm_eval`` command of this venv, and an
+ordinary lm-eval YAML task over a local JSON file (nothing downloads)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+#: The ``lm_eval`` installed beside this interpreter (the package under test), else the one on PATH.
+LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
+
+_YES_NO_YAML = """task: {name}
+dataset_path: json
+dataset_kwargs:
+  data_files: {{test: {data}}}
+test_split: test
+output_type: multiple_choice
+doc_to_text: "{{{{question}}}}"
+doc_to_target: "{{{{answer}}}}"
+doc_to_choice: ["yes", "no"]
+metric_list:
+  - metric: acc
+metadata:
+  version: 1.0
+"""
+
+
+def write_yes_no_task(folder: Path, name: str, rows: Sequence[dict[str, Any]]) -> Path:
+    """A multiple-choice task ``name`` in ``folder`` (for ``--include_path``) over ``rows`` of
+    ``{"question": str, "answer": 0 (yes) or 1 (no)}``; returns ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data = folder / f"{name}.json"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / f"{name}.yaml").write_text(_YES_NO_YAML.format(name=name, data=data))
+    return folder
