@@ -11,13 +11,10 @@
 # 0.5.0.dev1's wheel imports `requests` without declaring it: installed here by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/venv.sh
 VENV="${VENV:-.venv-lmeval05}"
 start=$SECONDS
-if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$VENV/bin/python" ]; then
-  rm -rf "$VENV"
-  "${PYTHON:-python3}" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "torch==2.13.0"
-fi
+keep_venv "$VENV" || make_venv "$VENV"
 "$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
 "$VENV/bin/pip" install --quiet ".[smollm2,test]"
 # An exact pin admits the pre-release without --pre (which would let every dependency be one).

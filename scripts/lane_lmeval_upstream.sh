@@ -12,6 +12,7 @@
 #   bash scripts/lane_lmeval_upstream.sh        # KEEP_VENV=1 reuses .venv-lmeval-upstream
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/venv.sh
 LMEVAL_VERSION=0.4.13
 VENV="${VENV:-.venv-lmeval-upstream}"
 FILES=(
@@ -21,11 +22,7 @@ FILES=(
   test_kormedmcqa.py test_minerva_math.py test_ruler.py
 )
 start=$SECONDS
-if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$VENV/bin/python" ]; then
-  rm -rf "$VENV"
-  "${PYTHON:-python3}" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "torch==2.13.0"
-fi
+keep_venv "$VENV" || make_venv "$VENV"
 "$VENV/bin/pip" install --quiet "lm-eval==$LMEVAL_VERSION" pytest
 "$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
 "$VENV/bin/pip" install --quiet .

