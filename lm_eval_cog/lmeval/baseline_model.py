@@ -19,6 +19,9 @@ from lm_eval_cog import runner
 from lm_eval_cog.lmeval.seam import run_requests
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import agent_rng, unknown_name_message
+from lm_eval_cog.probes.core import POLICIES as PROBE_POLICIES
+from lm_eval_cog.probes.core import REGISTRY as STATIC_PROBES
+from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.oddball.agents import AGENTS as ODDBALL_AGENTS
 
 #: Scripted replies to the single-turn probes, by the ``probe`` field of their documents.
@@ -66,11 +69,35 @@ class BaselineLM(LM):
             paradigm.make_agent(self.policy, params, np.random.default_rng(0))
         return run_requests(requests, ScriptedPlayer(self.policy), progress=True)
 
+    def _probe_choice(self, doc: Any) -> int | None:
+        """The choice of a static probe's document (``cog_<probe>_mc/_gen``), or None
+        for any other document. The same for both forms of the task."""
+        if not isinstance(doc, dict) or doc.get("probe") not in STATIC_PROBES:
+            return None
+        if self.policy not in PROBE_POLICIES:
+            raise ValueError(unknown_name_message("probe policy", self.policy, PROBE_POLICIES))
+        return get_probe(doc["probe"]).policy_choice(self.policy, doc, agent_rng(doc["seed"]))
+
+    def loglikelihood(self, requests: Sequence[Instance], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
+        """Static probes' ``_mc`` forms: log-likelihood 0 for the policy's choice, -1 for the others."""
+        out = []
+        for req in requests:
+            choice = self._probe_choice(req.doc)
+            if choice is None:
+                self._static()
+            out.append((0.0, True) if req.idx == choice else (-1.0, False))
+        return out
+
     def generate_until(self, requests: Sequence[Instance], disable_tqdm: bool = False) -> list[str]:
-        """Single-turn probes of this package (``cog_oddball``): the policy's scripted reply."""
+        """Single-turn probes of this package (``cog_oddball``, the static probes' ``_gen``
+        forms): the policy's scripted reply."""
         replies = []
         for req in requests:
             doc = req.doc if isinstance(req.doc, dict) else {}
+            choice = self._probe_choice(doc)
+            if choice is not None:
+                replies.append(f"Answer: {doc['choices'][choice]}")
+                continue
             agents = PROBE_AGENTS.get(doc.get("probe"))
             if agents is None:
                 self._static()
@@ -85,7 +112,7 @@ class BaselineLM(LM):
             "other tasks need a language model"
         )
 
-    loglikelihood = loglikelihood_rolling = _static
+    loglikelihood_rolling = _static
 
     @property
     def tokenizer_name(self) -> str:

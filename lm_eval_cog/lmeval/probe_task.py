@@ -1,0 +1,99 @@
+"""lm-eval hooks of the static probes' YAML tasks (the only probe code that knows lm-eval).
+
+A probe task is an ordinary YAML task::
+
+    task: cog_stroop_mc
+    include: ../_probe_mc.yaml           # class, dataset, process_results, form
+    metadata: {version: 1.0, probe: stroop}
+    metric_list: [...]                   # acc, acc_<condition>, effects (aggregation: !function)
+
+``dataset`` builds the documents with the probe's pure generator; ``process_mc`` /
+``process_gen`` score them with the probe. Run parameters come from the task metadata,
+merged by lm-eval with ``--metadata`` (the CLI wins):
+
+* ``items``: documents per task (default: the probe's, 300);
+* ``seed``: task seed; default lm-eval's ``--seed`` fourth value (1234 by default);
+* ``<probe>`` (e.g. ``stroop``): a dict of parameter overrides, validated by name,
+  e.g. ``--metadata '{"stroop": {"colours": 6}}'``.
+
+:class:`ProbeTask` adds two things lm-eval's YAML cannot express: the documents
+follow ``--seed`` (``custom_dataset`` never sees it), and every metric the probe
+reports is checked against the YAML's ``metric_list`` when the task is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import datasets
+
+from lm_eval_cog.lmeval.compat import GenerateTaskBase, process_results_metric
+from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.probes.core import Probe, get_probe
+
+DEFAULT_SEED = 1234  # lm-eval's default task-side (fewshot) seed
+FORMS = {"multiple_choice": "mc", "generate_until": "gen"}
+
+
+def _probe_and_params(metadata: dict[str, Any]) -> tuple[Probe, Any]:
+    if "probe" not in metadata:
+        raise ValueError("metadata.probe is required for a probe task (e.g. probe: stroop)")
+    probe = get_probe(metadata["probe"])
+    overrides = metadata.get(probe.name) or {}
+    if not isinstance(overrides, dict):
+        raise ValueError(f"metadata.{probe.name} must be a dict of parameter overrides, got {overrides!r}")
+    return probe, probe.make_params(overrides)
+
+
+def dataset(**metadata: Any) -> dict[str, datasets.Dataset]:
+    """``custom_dataset``: the probe's documents for ``seed`` (see the module docstring)."""
+    probe, params = _probe_and_params(metadata)
+    items = require_int("metadata", "items", metadata.get("items", probe.default_items), 1)
+    seed = require_int("metadata", "seed", metadata.get("seed", DEFAULT_SEED), 0)
+    return {"test": datasets.Dataset.from_list(probe.generate(seed, items, params))}
+
+
+def process_gen(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
+    """``process_results`` of a ``_gen`` task: ``results[0]`` is the filtered answer line."""
+    return get_probe(doc["probe"]).score_gen(doc, results[0])
+
+
+def process_mc(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
+    """``process_results`` of a ``_mc`` task: one ``(loglikelihood, is_greedy)`` per choice."""
+    return get_probe(doc["probe"]).score_mc(doc, [ll for ll, _ in results])
+
+
+class ProbeTask(GenerateTaskBase):
+    """A YAML probe task whose documents follow lm-eval's ``--seed``.
+
+    lm-eval builds the dataset when the task is made and only then hands over its
+    task-side seed (``set_fewshot_seed``); the documents are rebuilt from it unless
+    ``--metadata`` names a seed, exactly as the interactive tasks derive their episodes.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        cfg = {k: v for k, v in (config or {}).items() if k != "class"}
+        meta = cfg.get("metadata") or {}
+        probe, _ = _probe_and_params(meta)  # bad parameters fail here, before any model call
+        form = FORMS.get(cfg.get("output_type", ""))
+        if form is None:
+            raise ValueError(f"task {cfg.get('task')!r}: a probe task is multiple_choice or generate_until")
+        declared = [m["metric"] for m in cfg.get("metric_list") or []]
+        expected = probe.metric_names(form)
+        if sorted(declared) != sorted(expected):
+            raise ValueError(
+                f"task {cfg.get('task')!r}: metric_list must name exactly the metrics probe {probe.name!r} "
+                f"reports; missing {sorted(set(expected) - set(declared))}, extra {sorted(set(declared) - set(expected))}"
+            )
+        self._metadata_seed = meta.get("seed") is not None
+        cfg["metric_list"] = [{**m, "metric": process_results_metric(m["metric"])} for m in cfg["metric_list"]]
+        super().__init__(config=cfg)
+        self._doc_seed = DEFAULT_SEED
+
+    def set_fewshot_seed(self, seed: int | None = None) -> None:
+        super().set_fewshot_seed(seed)
+        if seed is None or self._metadata_seed or int(seed) == self._doc_seed:
+            return
+        self._doc_seed = int(seed)
+        self.dataset = dataset(**{**(self.config.metadata or {}), "seed": self._doc_seed})

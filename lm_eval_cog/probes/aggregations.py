@@ -1,0 +1,51 @@
+"""Aggregations of the probes' effect metrics: ``aggregation: !function`` in the task YAMLs.
+
+lm-eval hands an aggregation the list of one metric's per-document values (the
+mechanism its ``ifeval`` task uses) and reports what it returns under
+``"<metric>,<filter>"``. An effect needs more than a mean, so each document
+reports a small tuple and these functions combine them. Every function returns
+NaN when the items hold nothing to measure (e.g. ``--limit`` left out a condition).
+lm-eval gives these metrics no standard error ("N/A"): the per-condition accuracies
+beside them (``acc_<condition>``, plain means) carry theirs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from lm_eval_cog.paradigms.measures import d_prime
+
+#: ``side`` of a document in a :func:`difference`: counted in A, in B, or in neither.
+SIDE_A, SIDE_B, NEITHER = 1, -1, 0
+
+
+def difference(items: Sequence[tuple[int, float]]) -> float:
+    """mean(value | side A) - mean(value | side B), e.g. Stroop interference =
+    acc(congruent) - acc(incongruent) from items ``(side, correct)``."""
+    a = [float(v) for side, v in items if side == SIDE_A]
+    b = [float(v) for side, v in items if side == SIDE_B]
+    if not a or not b:
+        return math.nan
+    return sum(a) / len(a) - sum(b) / len(b)
+
+
+def conditional_mean(items: Sequence[tuple[bool, float]]) -> float:
+    """mean(value | included) over items ``(included, value)``, e.g. the share of
+    incongruent errors that name the word (included: an incongruent error)."""
+    kept = [float(v) for included, v in items if included]
+    return sum(kept) / len(kept) if kept else math.nan
+
+
+def pooled_rate(items: Sequence[tuple[float, float]]) -> float:
+    """sum(numerators) / sum(denominators) over items ``(numerator, denominator)``:
+    a rate over the positions of every document (e.g. false alarms / no-go positions)."""
+    den = sum(float(d) for _, d in items)
+    return sum(float(n) for n, _ in items) / den if den else math.nan
+
+
+def pooled_dprime(items: Sequence[tuple[int, int, int, int]]) -> float:
+    """d' (log-linear correction, :func:`~lm_eval_cog.paradigms.measures.d_prime`) of
+    the summed counts ``(hits, signal trials, false alarms, noise trials)``."""
+    hits, signal, fas, noise = (sum(int(item[k]) for item in items) for k in range(4))
+    return d_prime(hits, signal, fas, noise)

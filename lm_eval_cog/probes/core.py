@@ -1,0 +1,218 @@
+"""What every static probe shares: documents, answer reading and per-document scores.
+
+A probe is a pure generator (no lm-eval, no torch) of single-prompt items with an
+exact key. Its documents serve two lm-eval forms of one task:
+
+* ``cog_<probe>_mc`` (``multiple_choice``): the model's log-likelihood of each
+  choice after ``prompt`` + "Answer:"; base models run it.
+* ``cog_<probe>_gen`` (``generate_until``): the model writes a reply ending with an
+  ``Answer: ...`` line; lm-eval's regex filter keeps that line's text and
+  :meth:`Probe.read` maps it onto a choice, or onto nothing (invalid: wrong *and*
+  counted in ``invalid_rate``, never turned into a choice).
+
+Every document has these fields (plus the probe's own):
+
+``probe``, ``index``, ``seed``
+    Provenance: document i of a task depends on (task seed, i) alone.
+``prompt``
+    The item, with its instructions (and the options where the probe shows them).
+``choices``, ``gold``
+    The answer options and the index of the right one.
+``condition``
+    The experimental condition of the item (e.g. ``congruent``); its accuracy is
+    reported as ``acc_<condition>``.
+``lure``
+    Index of the prepotent wrong answer (e.g. the word in an incongruent Stroop
+    item), or -1 where the prepotent response is right or there is none. The
+    ``prepotent`` reference player answers it (else ``gold``); the MC form reports
+    the lure margin log p(gold) - log p(lure).
+
+Conditions are assigned by index in a fixed cycle, so that ``--limit`` keeps them
+balanced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from lm_eval_cog.paradigms.base import episode_seed, require_int, unknown_name_message
+
+#: What lm-eval's regex filter returns for a reply without an answer line (see the YAML).
+NO_ANSWER = "[invalid]"
+#: The probes, by name -> module under ``lm_eval_cog.probes`` defining ``PROBE``.
+REGISTRY: dict[str, str] = {
+    "stroop": "lm_eval_cog.probes.stroop",
+}
+#: The reference players of ``--model cog_baseline`` on probes.
+POLICIES = ("random", "optimal", "prepotent")
+
+# Characters around an answer that carry no meaning: quotes, brackets, Markdown, final stops.
+_EDGE = "\"'`*_()[]{}<>.,;:!?\u201c\u201d\u2018\u2019 \t"
+_SPACES = re.compile(r"\s+")
+
+
+def normalize_answer(text: str) -> str:
+    """The comparable form of an answer: NFKC, case-folded, inner blanks collapsed,
+    quotes, brackets, Markdown and final punctuation stripped ("**Blue.**" -> "blue")."""
+    text = unicodedata.normalize("NFKC", text)
+    return _SPACES.sub(" ", text.strip(_EDGE)).strip(_EDGE).casefold()
+
+
+class Probe:
+    """Base class of a probe: subclasses set the class attributes and :meth:`item`.
+
+    Attributes:
+        name: Registry name; tasks are ``cog_<name>_mc`` / ``cog_<name>_gen``.
+        ability: The ability group (``inhibition``, ``working_memory``, ...).
+        Params: A frozen dataclass of the probe's parameters; it validates itself in
+            ``__post_init__`` (an invalid value raises a ``ValueError`` naming it).
+        conditions: Every value ``condition`` takes, in the order reported.
+        lure_conditions: The conditions whose items have a lure (``lure_margin_<c>``).
+        effects: Extra per-document metrics: name -> (aggregation function name in
+            :mod:`lm_eval_cog.probes.aggregations`, higher_is_better).
+        default_items: Items per task (300: a standard error <= 0.029 on accuracy).
+        version: The tasks' ``metadata.version``: bump it with any change to the items.
+    """
+
+    name: ClassVar[str]
+    ability: ClassVar[str]
+    Params: ClassVar[type]
+    conditions: ClassVar[tuple[str, ...]]
+    lure_conditions: ClassVar[tuple[str, ...]] = ()
+    effects: ClassVar[Mapping[str, tuple[str, bool]]] = {}
+    default_items: ClassVar[int] = 300
+    version: ClassVar[float] = 1.0
+
+    # -- generation -------------------------------------------------------------------
+    def item(self, rng: np.random.Generator, params: Any, index: int) -> dict[str, Any]:
+        """Item ``index`` drawn from ``rng`` (seeded from (task seed, index)): at least
+        ``prompt``, ``choices``, ``gold``, ``condition``, ``lure``."""
+        raise NotImplementedError
+
+    def make_params(self, overrides: Mapping[str, Any] | None = None) -> Any:
+        """``Params`` with ``overrides``, every name checked (a typo names itself)."""
+        overrides = dict(overrides or {})
+        fields = {f.name for f in dataclasses.fields(self.Params)}
+        for key in overrides:
+            if key not in fields:
+                raise ValueError(unknown_name_message(f"{self.name} parameter", key, fields))
+        return self.Params(**overrides)
+
+    def generate(self, seed: int, n: int, params: Any = None) -> list[dict[str, Any]]:
+        """``n`` documents; document i depends only on (``seed``, i) and ``params``."""
+        seed = require_int("metadata", "seed", seed, 0)
+        n = require_int("metadata", "items", n, 1)
+        params = self.make_params() if params is None else params
+        docs = []
+        for index in range(n):
+            doc_seed = episode_seed(seed, index)
+            body = self.item(np.random.default_rng(doc_seed), params, index)
+            doc = {"probe": self.name, "index": index, "seed": doc_seed, **body}
+            self.check_doc(doc)
+            docs.append(doc)
+        return docs
+
+    def check_doc(self, doc: Mapping[str, Any]) -> None:
+        """Fail loudly on a malformed document (a generator bug, never the model's fault)."""
+        choices = doc["choices"]
+        if len(choices) < 2 or len({normalize_answer(c) for c in choices}) != len(choices):
+            raise AssertionError(f"{self.name} item {doc['index']}: choices must be >= 2 distinct answers: {choices}")
+        if not 0 <= doc["gold"] < len(choices):
+            raise AssertionError(f"{self.name} item {doc['index']}: gold {doc['gold']} out of range")
+        if doc["lure"] != -1 and not (0 <= doc["lure"] < len(choices) and doc["lure"] != doc["gold"]):
+            raise AssertionError(f"{self.name} item {doc['index']}: lure {doc['lure']} invalid")
+        if doc["condition"] not in self.conditions:
+            raise AssertionError(f"{self.name} item {doc['index']}: unknown condition {doc['condition']!r}")
+        if doc["lure"] != -1 and doc["condition"] not in self.lure_conditions:
+            raise AssertionError(f"{self.name} item {doc['index']}: a lure in condition {doc['condition']!r}")
+
+    # -- answers ----------------------------------------------------------------------
+    def read(self, doc: Mapping[str, Any], answer: str) -> int | None:
+        """The choice an answer line names: its index, -1 for a well-formed answer that is
+        none of the choices (wrong, not invalid), None if unreadable (invalid).
+
+        Default: a closed answer set; the answer must equal one choice after
+        :func:`normalize_answer`, anything else is invalid.
+        """
+        wanted = normalize_answer(answer)
+        for k, choice in enumerate(doc["choices"]):
+            if normalize_answer(choice) == wanted:
+                return k
+        return None
+
+    def effect_values(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
+        """Per-document values of :attr:`effects` for the answer ``pred`` (None: invalid)."""
+        return {}
+
+    # -- scores -----------------------------------------------------------------------
+    def metric_names(self, form: str) -> list[str]:
+        """Every metric a document of ``form`` (``mc`` or ``gen``) can report, in order."""
+        mc = form == "mc"
+        names = ["acc", "acc_norm"] if mc else ["acc", "invalid_rate"]
+        names += ["lure_margin"] if mc and self.lure_conditions else []
+        names += ["acc_chance"] + [f"acc_{c}" for c in self.conditions]
+        names += [f"lure_margin_{c}" for c in self.lure_conditions] if form == "mc" else []
+        return names + list(self.effects)
+
+    def score(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
+        """Metrics of one answer (``pred``: choice index, -1 other, None invalid)."""
+        correct = float(pred == doc["gold"])
+        return {
+            "acc": correct,
+            "acc_chance": 1.0 / len(doc["choices"]),
+            f"acc_{doc['condition']}": correct,
+            **self.effect_values(doc, pred),
+        }
+
+    def score_gen(self, doc: Mapping[str, Any], answer: str) -> dict[str, Any]:
+        """Metrics of a ``_gen`` reply, given the text of its answer line."""
+        pred = None if answer == NO_ANSWER else self.read(doc, answer)
+        return {**self.score(doc, pred), "invalid_rate": float(pred is None)}
+
+    def score_mc(self, doc: Mapping[str, Any], lls: Sequence[float]) -> dict[str, Any]:
+        """Metrics of a ``_mc`` item from the log-likelihood of each choice."""
+        lls = np.asarray(lls, dtype=float)
+        lengths = np.array([float(len(c)) for c in doc["choices"]])
+        pred = int(np.argmax(lls))
+        out = {**self.score(doc, pred), "acc_norm": float(int(np.argmax(lls / lengths)) == doc["gold"])}
+        if doc["lure"] != -1:
+            margin = float(lls[doc["gold"]] - lls[doc["lure"]])
+            out["lure_margin"] = out[f"lure_margin_{doc['condition']}"] = margin
+        return out
+
+    # -- reference players ------------------------------------------------------------
+    def policy_choice(self, policy: str, doc: Mapping[str, Any], rng: np.random.Generator) -> int:
+        """The choice of a reference player: ``random`` (uniform), ``optimal`` (the key),
+        ``prepotent`` (the lure where there is one, else the key)."""
+        if policy == "optimal":
+            return int(doc["gold"])
+        if policy == "prepotent":
+            return int(doc["lure"] if doc["lure"] != -1 else doc["gold"])
+        if policy == "random":
+            return int(rng.integers(len(doc["choices"])))
+        raise ValueError(unknown_name_message("probe policy", policy, POLICIES))
+
+
+def get_probe(name: str) -> Probe:
+    """The probe registered as ``name`` (a typo gets the registry's suggestions)."""
+    if name not in REGISTRY:
+        raise ValueError(unknown_name_message("probe", name, REGISTRY))
+    return importlib.import_module(REGISTRY[name]).PROBE
+
+
+def cycle(options: Sequence[str], index: int) -> str:
+    """The condition of item ``index`` when conditions alternate in a fixed cycle."""
+    return options[index % len(options)]
+
+
+def nan_if_empty(values: Sequence[float]) -> float:
+    """Mean of ``values``; NaN when nothing was measured."""
+    return float(np.mean(values)) if len(values) else math.nan

@@ -1,0 +1,153 @@
+"""The static probes' shared machinery: answer reading, per-document scores, aggregations, YAMLs."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lm_eval_cog.probes import aggregations as agg
+from lm_eval_cog.probes.core import NO_ANSWER, REGISTRY, get_probe, normalize_answer
+from lm_eval_cog.probes.reference import play
+
+ROOT = Path(__file__).resolve().parents[1]
+STROOP = get_probe("stroop")
+
+
+def _doc(**changes):
+    doc = {
+        "probe": "stroop", "index": 1, "seed": 5, "prompt": "p", "choices": ["green", "pink", "red", "yellow"],
+        "gold": 3, "condition": "incongruent", "lure": 0, "word": "GREEN", "ink": "yellow",
+    }
+    return {**doc, **changes}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("**Blue.**", "blue"), ("  'Light   Blue' ", "light blue"), ("Ｙｅｌｌｏｗ", "yellow"), ("(b)", "b"), ("", "")],
+)
+def test_normalize_answer_strips_decoration_and_case(text, expected):
+    assert normalize_answer(text) == expected
+
+
+def test_an_answer_naming_a_choice_reads_as_that_choice():
+    assert STROOP.read(_doc(), "Yellow.") == 3
+    assert STROOP.read(_doc(), "**green**") == 0
+
+
+@pytest.mark.parametrize("answer", ["yellow or green", "the ink is yellow", "blue", "", "3"])
+def test_an_answer_that_is_not_exactly_one_choice_is_invalid_never_a_choice(answer):
+    assert STROOP.read(_doc(), answer) is None
+    scores = STROOP.score_gen(_doc(), answer)
+    assert scores["acc"] == 0.0 and scores["invalid_rate"] == 1.0
+    assert scores["word_error_share"] == (True, 0.0)  # an invalid reply is an error, not a word reading
+
+
+def test_a_reply_without_answer_line_is_invalid():
+    scores = STROOP.score_gen(_doc(), NO_ANSWER)
+    assert scores["invalid_rate"] == 1.0 and scores["acc"] == 0.0
+
+
+def test_gen_scores_of_a_correct_answer():
+    assert STROOP.score_gen(_doc(), "yellow") == {
+        "acc": 1.0, "acc_chance": 0.25, "acc_incongruent": 1.0, "invalid_rate": 0.0,
+        "interference": (-1, 1.0), "facilitation": (0, 1.0), "congruency_effect": (-1, 1.0),
+        "word_error_share": (False, 0.0),
+    }
+
+
+def test_mc_scores_pick_the_argmax_and_report_the_lure_margin():
+    # log p: green -0.5 (the lure), pink -3, red -4, yellow -1.25 (gold): the model reads the word.
+    scores = STROOP.score_mc(_doc(), [-0.5, -3.0, -4.0, -1.25])
+    assert scores["acc"] == 0.0 and scores["acc_incongruent"] == 0.0
+    assert scores["lure_margin"] == scores["lure_margin_incongruent"] == -0.75
+    assert scores["word_error_share"] == (True, 1.0)
+    # acc_norm divides by the choice's length in characters: green -0.1, pink -0.75, red -1.33, yellow -0.208.
+    assert scores["acc_norm"] == 0.0
+    assert STROOP.score_mc(_doc(), [-6.0, -3.0, -4.0, -1.25])["acc_norm"] == 1.0
+
+
+def test_mc_without_a_lure_reports_no_margin():
+    scores = STROOP.score_mc(_doc(condition="neutral", lure=-1), [-2.0, -1.0, -3.0, -0.5])
+    assert "lure_margin" not in scores and scores["acc_neutral"] == 1.0
+
+
+def test_difference_is_mean_of_side_a_minus_mean_of_side_b():
+    # A: 1, 1, 0 -> 2/3; B: 0, 1 -> 1/2; neither side is ignored.
+    items = [(1, 1.0), (1, 1.0), (1, 0.0), (-1, 0.0), (-1, 1.0), (0, 1.0)]
+    assert agg.difference(items) == pytest.approx(2 / 3 - 1 / 2)
+    assert math.isnan(agg.difference([(1, 1.0), (0, 0.0)]))
+
+
+def test_conditional_mean_counts_only_included_items():
+    assert agg.conditional_mean([(True, 1.0), (True, 0.0), (True, 1.0), (False, 1.0)]) == pytest.approx(2 / 3)
+    assert math.isnan(agg.conditional_mean([(False, 1.0)]))
+
+
+def test_pooled_rate_and_dprime_sum_counts_over_documents():
+    assert agg.pooled_rate([(1, 4), (2, 4), (0, 0)]) == pytest.approx(3 / 8)
+    assert math.isnan(agg.pooled_rate([(0, 0)]))
+    # 7 hits of 8 signals, 2 false alarms of 16: H = 7.5/9, F = 2.5/17 (log-linear correction).
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    assert agg.pooled_dprime([(3, 4, 1, 8), (4, 4, 1, 8)]) == pytest.approx(z(7.5 / 9) - z(2.5 / 17))
+
+
+def test_unknown_probe_and_parameter_name_themselves():
+    with pytest.raises(ValueError, match="Unknown probe 'strop'.*Did you mean: stroop"):
+        get_probe("strop")
+    with pytest.raises(ValueError, match="Unknown stroop parameter 'colors'.*Did you mean: colours"):
+        STROOP.make_params({"colors": 4})
+
+
+@pytest.mark.parametrize(("n", "seed", "param"), [(0, 0, "items"), (3, -1, "seed"), (2.5, 0, "items")])
+def test_bad_run_parameters_name_themselves(n, seed, param):
+    with pytest.raises(ValueError, match=f"'{param}'"):
+        STROOP.generate(seed, n)
+
+
+def test_document_i_depends_only_on_seed_and_i():
+    assert STROOP.generate(7, 10)[4:] == STROOP.generate(7, 10)[4:]
+    assert STROOP.generate(7, 10)[:5] == STROOP.generate(7, 5)
+    assert STROOP.generate(7, 5) != STROOP.generate(8, 5)
+
+
+def test_unknown_policy_names_itself():
+    with pytest.raises(ValueError, match="Unknown probe policy 'perseverative'"):
+        play(STROOP, "perseverative", STROOP.generate(0, 3))
+
+
+def test_generated_task_yamls_are_up_to_date():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "probe_yamls.py"), "--check"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("form", ["mc", "gen"])
+def test_every_probe_reports_exactly_its_declared_metrics(name, form):
+    probe = get_probe(name)
+    docs = probe.generate(0, 3 * len(probe.conditions) + 3)
+    reported = set(play(probe, "optimal", docs, form)) | set(play(probe, "random", docs, form))
+    assert reported == set(probe.metric_names(form))
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_probe_optimal_player_scores_one_and_random_player_meets_analytic_chance(name):
+    probe = get_probe(name)
+    docs = probe.generate(0, probe.default_items)
+    for form in ("mc", "gen"):
+        best = play(probe, "optimal", docs, form)
+        assert best["acc"] == 1.0
+        assert all(best[f"acc_{c}"] == 1.0 for c in probe.conditions)
+        assert best.get("invalid_rate", 0.0) == 0.0
+    rand = play(probe, "random", docs, "gen")
+    chance = rand["acc_chance"]
+    se = math.sqrt(chance * (1 - chance) / len(docs))
+    assert abs(rand["acc"] - chance) < 3.5 * se
+    assert play(probe, "random", docs, "mc")["acc"] == rand["acc"]  # the same choices in both forms
