@@ -36,9 +36,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
+import pkgutil
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -47,9 +49,14 @@ from lm_eval_cog.paradigms.base import episode_seed, require_int, unknown_name_m
 
 #: What lm-eval's regex filter returns for a reply without an answer line (see the YAML).
 NO_ANSWER = "[invalid]"
-#: The probes, by name -> module under ``lm_eval_cog.probes`` defining ``PROBE``.
+#: Modules of this package that are not probes (a probe's helpers start with "_").
+_NOT_PROBES = {"core", "aggregations", "reference"}
+#: The probes, by name -> module: every module ``lm_eval_cog.probes.<name>`` (not a
+#: subpackage, not private) defines ``PROBE``, an instance of :class:`Probe` named ``<name>``.
 REGISTRY: dict[str, str] = {
-    "stroop": "lm_eval_cog.probes.stroop",
+    m.name: f"lm_eval_cog.probes.{m.name}"
+    for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+    if not m.ispkg and not m.name.startswith("_") and m.name not in _NOT_PROBES
 }
 #: The reference players of ``--model cog_baseline`` on probes.
 POLICIES = ("random", "optimal", "prepotent")
@@ -205,7 +212,10 @@ def get_probe(name: str) -> Probe:
     """The probe registered as ``name`` (a typo gets the registry's suggestions)."""
     if name not in REGISTRY:
         raise ValueError(unknown_name_message("probe", name, REGISTRY))
-    return importlib.import_module(REGISTRY[name]).PROBE
+    probe = importlib.import_module(REGISTRY[name]).PROBE
+    if probe.name != name:
+        raise AssertionError(f"module {REGISTRY[name]} defines probe {probe.name!r}, not {name!r}")
+    return probe
 
 
 def cycle(options: Sequence[str], index: int) -> str:
