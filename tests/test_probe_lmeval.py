@@ -1,0 +1,114 @@
+"""The static probes through the real ``lm_eval`` command, with the scripted reference players.
+
+One invocation runs every probe in both forms (the ``cog_static`` group); its results
+JSON must equal, metric by metric, what :mod:`lm_eval_cog.probes.reference` computes
+from the same documents: the YAMLs, the filters, lm-eval's aggregation and
+``cog_baseline``'s log-likelihoods agree with the probes' own scorers.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lm_eval_cli import LM_EVAL
+from lm_eval_cog.probes.core import REGISTRY, get_probe
+from lm_eval_cog.probes.reference import play
+
+LIMIT = 12
+SEED = 4321
+
+
+def _run(tmp: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    proc = subprocess.run([LM_EVAL, "--model", "cog_baseline", *args], cwd=tmp, env=env,
+                          capture_output=True, text=True, timeout=900)
+    if check:
+        assert proc.returncode == 0, proc.stderr[-6000:]
+    return proc
+
+
+def _results(out: Path) -> dict:
+    (path,) = glob.glob(str(out / "*" / "results_*.json"))
+    return json.loads(Path(path).read_text())["results"]
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
+
+
+@pytest.fixture(scope="module")
+def prepotent_run(tmp_path_factory) -> dict:
+    tmp = tmp_path_factory.mktemp("static")
+    _run(tmp, "--model_args", "policy=prepotent", "--tasks", "cog_static", "--limit", str(LIMIT),
+         "--seed", f"0,1234,1234,{SEED}", "--output_path", str(tmp / "out"), "--log_samples")
+    return _results(tmp / "out")
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("form", ["mc", "gen"])
+def test_results_json_equals_the_probe_scorer_on_the_seeded_documents(prepotent_run, name, form):
+    probe = get_probe(name)
+    expected = play(probe, "prepotent", probe.generate(SEED, LIMIT), form)  # --seed's 4th value is the task seed
+    got = prepotent_run[f"cog_{name}_{form}"]
+    key = "none" if form == "mc" else "answer_line"
+    assert set(expected) <= {k.split(",")[0] for k in got}
+    for metric, value in expected.items():
+        assert _same(got[f"{metric},{key}"], value), metric
+
+
+def test_static_group_reports_each_form_separately(prepotent_run):
+    group = prepotent_run["cog_static"]
+    assert {"acc,none", "acc,answer_line"} <= set(group)
+    for ability in {get_probe(n).ability for n in REGISTRY}:
+        assert f"cog_{ability}" in prepotent_run
+
+
+def test_metadata_seed_gives_other_items_than_the_default(tmp_path):
+    _run(tmp_path, "--tasks", "cog_stroop_mc", "--limit", "5", "--metadata", '{"seed": 7}',
+         "--output_path", str(tmp_path / "out"), "--log_samples")
+    (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_stroop_mc_*.jsonl"))
+    prompts = [json.loads(line)["doc"]["prompt"] for line in Path(samples).read_text().splitlines()]
+    stroop = get_probe("stroop")
+    assert prompts == [d["prompt"] for d in stroop.generate(7, 5)]
+    assert prompts != [d["prompt"] for d in stroop.generate(1234, 5)]
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        ('{"stroop": {"colours": 0}}', "stroop parameter 'colours'"),
+        ('{"stroop": {"colors": 4}}', "Unknown stroop parameter 'colors'. Did you mean: colours?"),
+        ('{"items": 0}', "parameter 'items' must be a positive int"),
+        ('{"stroop": 5}', "metadata.stroop must be a dict"),
+    ],
+)
+def test_bad_parameters_fail_before_any_request_naming_the_parameter(tmp_path, metadata, message):
+    proc = _run(tmp_path, "--tasks", "cog_stroop_gen", "--metadata", metadata, check=False)
+    assert proc.returncode != 0 and message in proc.stderr
+    assert "Running generate_until requests" not in proc.stderr
+
+
+def test_same_seed_gives_byte_identical_documents_in_two_processes():
+    code = (
+        "import hashlib, json\n"
+        "from lm_eval_cog.lmeval.probe_task import dataset\n"
+        "from lm_eval_cog.probes.core import REGISTRY\n"
+        "h = hashlib.sha256()\n"
+        "for name in sorted(REGISTRY):\n"
+        "    h.update(json.dumps(dataset(probe=name, items=40, seed=11)['test'].to_list(), sort_keys=True).encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(s)}).stdout
+        for s in (1, 2)
+    }
+    assert len(digests) == 1 and len(digests.pop().strip()) == 64
