@@ -17,8 +17,9 @@ What is hashed, for the first :data:`EPISODES` episodes with the default task se
   sees) go into the hash. The env's log and the metrics are not hashed: a change in a
   metric changes no stimulus. (Feedback is part of the user messages, so a change in
   how a trial is judged correct does change the hash: it changes what the model sees.)
-* the oddball probe (``custom_dataset``): the first documents its dataset function
-  builds from the YAML's metadata (default seed).
+* the oddball and static probes (``custom_dataset``): the first documents their dataset
+  function builds from the YAML's metadata (default seed); a probe YAML's ``include:``
+  (its form's shared settings) is merged first.
 
 Group YAMLs (``group:``) have no stimuli of their own and are skipped.
 """
@@ -59,6 +60,9 @@ def task_configs(task_dir: Path = TASK_DIR) -> dict[str, tuple[Path, dict[str, A
         config = yaml.load(path.read_text("utf-8"), Loader=_TagLoader) or {}
         if "group" in config or not isinstance(config.get("task"), str):
             continue
+        if "include" in config:  # the static probes' shared settings (lm-eval merges them the same way)
+            base = yaml.load((path.parent / config["include"]).read_text("utf-8"), Loader=_TagLoader) or {}
+            config = {**base, **{k: v for k, v in config.items() if k != "include"}}
         tasks[config["task"]] = (path, config)
     return tasks
 
@@ -103,12 +107,12 @@ def interactive_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: 
 
 
 def dataset_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: int | None = None) -> Iterator[str]:
-    """The first ``episodes`` documents of a ``custom_dataset`` task (the oddball probe)."""
+    """The first ``episodes`` documents of a ``custom_dataset`` task (the oddball and static probes)."""
     import importlib
 
     module, _, name = str(config["custom_dataset"]).rpartition(".")
     build = getattr(importlib.import_module(module), name)
-    meta = dict(config.get("metadata") or {}, episodes=episodes)
+    meta = dict(config.get("metadata") or {}, episodes=episodes, items=episodes)
     if seed is not None:
         meta["seed"] = seed
     for split, rows in sorted(build(**meta).items()):

@@ -17,7 +17,7 @@ word. A word reader (the ``prepotent`` player) scores 1, 0, 1 and 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -51,7 +51,7 @@ class Stroop(Probe):
     Params = StroopParams
     conditions = CONDITIONS
     lure_conditions = ("incongruent",)
-    effects = {
+    effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "interference": ("difference", False),
         "facilitation": ("difference", True),
         "congruency_effect": ("difference", False),
