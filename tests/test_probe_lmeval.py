@@ -68,7 +68,7 @@ def test_static_group_reports_each_form_separately(prepotent_run):
     group = prepotent_run["cog_static"]
     assert {"acc,none", "acc,answer_line"} <= set(group)
     for ability in {get_probe(n).ability for n in REGISTRY}:
-        assert f"cog_{ability}" in prepotent_run
+        assert ("cog_flexibility_static" if ability == "flexibility" else f"cog_{ability}") in prepotent_run
 
 
 def test_metadata_seed_gives_other_items_than_the_default(tmp_path):
