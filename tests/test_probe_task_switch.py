@@ -1,0 +1,165 @@
+"""Cued letter-number task switching: pinned items, a key recomputed from the prompt, effects."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+import pytest
+
+from lm_eval_cog.probes.core import get_probe
+from lm_eval_cog.probes.reference import aggregate, play
+
+SWITCH = get_probe("task_switch")
+RULES = (
+    'Task switching. Each trial shows a cue and a letter-number pair.\n'
+    'If the cue is LETTER, classify the letter: a vowel (A, E, I, U) -> "{v}", a consonant (G, K, M, R) -> "{c}".\n'
+    'If the cue is NUMBER, classify the number: an even number (2, 4, 6, 8) -> "{e}", an odd number (3, 5, 7, 9) -> "{o}".\n'
+    "Earlier trials of this block, with their correct responses:\n"
+)
+
+
+def test_first_items_of_seed_0_are_pinned():
+    # Checked by hand. Item 0 (single, all LETTER): I is a vowel -> maple; 7 is odd -> maple
+    # too, so congruent. Item 1 (repeat, predictable runs L|NN|LL|NN): NUMBER E2, 2 is even
+    # -> apple (E vowel -> apple: congruent). Item 2 (switch, runs LL|NN|LL|NN|LL then N):
+    # NUMBER U2, even -> lamp (U vowel -> lamp: congruent, so no lure). Every history
+    # response checked against its cue's rule.
+    docs = SWITCH.generate(0, 3)
+    assert [d["prompt"] for d in docs] == [
+        RULES.format(v="maple", c="lamp", e="lamp", o="maple")
+        + "Trial 1: LETTER A2 -> maple\nTrial 2: LETTER K6 -> lamp\nTrial 3: LETTER R8 -> lamp\n"
+        "Trial 4: LETTER E6 -> maple\nTrial 5: LETTER I3 -> maple\nTrial 6: LETTER M4 -> lamp\n"
+        "Trial 7: LETTER G3 -> lamp\nTrial 8: LETTER U3 -> maple\nTrial 9: LETTER M4 -> lamp\n"
+        "Trial 10: LETTER I7 -> ?\nWhat is the correct response to trial 10? Options: maple, lamp.",
+        RULES.format(v="apple", c="piano", e="apple", o="piano")
+        + "Trial 1: LETTER M4 -> piano\nTrial 2: NUMBER E9 -> piano\nTrial 3: NUMBER K4 -> apple\n"
+        "Trial 4: LETTER M3 -> piano\nTrial 5: LETTER A2 -> apple\nTrial 6: NUMBER K6 -> apple\n"
+        "Trial 7: NUMBER E2 -> ?\nWhat is the correct response to trial 7? Options: piano, apple.",
+        RULES.format(v="lamp", c="tiger", e="lamp", o="tiger")
+        + "Trial 1: LETTER G7 -> tiger\nTrial 2: LETTER R3 -> tiger\nTrial 3: NUMBER A7 -> tiger\n"
+        "Trial 4: NUMBER I8 -> lamp\nTrial 5: LETTER K9 -> tiger\nTrial 6: LETTER R8 -> tiger\n"
+        "Trial 7: NUMBER I8 -> lamp\nTrial 8: NUMBER R4 -> lamp\nTrial 9: LETTER E2 -> lamp\n"
+        "Trial 10: LETTER I9 -> lamp\nTrial 11: NUMBER U2 -> ?\nWhat is the correct response to trial 11? Options: lamp, tiger.",
+    ]
+    assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
+        (["maple", "lamp"], 0, "single", -1),
+        (["piano", "apple"], 1, "repeat", -1),
+        (["lamp", "tiger"], 0, "switch", -1),
+    ]
+    assert [(d["congruency"], d["cueing"]) for d in docs] == [
+        ("congruent", "none"), ("congruent", "predictable"), ("congruent", "predictable")
+    ]
+
+
+_RULE = re.compile(r'a vowel \(([A-Z, ]+)\) -> "(\w+)", a consonant \(([A-Z, ]+)\) -> "(\w+)"')
+_NUM_RULE = re.compile(r'an even number \(([\d, ]+)\) -> "(\w+)", an odd number \(([\d, ]+)\) -> "(\w+)"')
+_TRIAL = re.compile(r"^Trial (\d+): (LETTER|NUMBER) ([A-Z])(\d) -> (\w+|\?)$", re.MULTILINE)
+
+
+def _respond(prompt: str, cue: str, letter: str, digit: str) -> str:
+    """The response a cue's rule gives, read from the rules as the prompt states them."""
+    vowels, vowel_word, consonants, consonant_word = _RULE.search(prompt).groups()
+    evens, even_word, odds, odd_word = _NUM_RULE.search(prompt).groups()
+    if cue == "LETTER":
+        assert (letter in vowels) != (letter in consonants)
+        return vowel_word if letter in vowels else consonant_word
+    assert (digit in evens) != (digit in odds)
+    return even_word if digit in evens else odd_word
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_key_condition_congruency_and_lure_recomputed_from_the_prompt(seed):
+    for doc in SWITCH.generate(seed, 300):
+        trials = _TRIAL.findall(doc["prompt"])
+        *history, target = trials
+        assert [int(t[0]) for t in trials] == list(range(1, len(trials) + 1)) and target[4] == "?"
+        for _, cue, letter, digit, response in history:  # the history's responses are right
+            assert _respond(doc["prompt"], cue, letter, digit) == response
+        _, cue, letter, digit, _ = target
+        answer = _respond(doc["prompt"], cue, letter, digit)
+        other = _respond(doc["prompt"], "NUMBER" if cue == "LETTER" else "LETTER", letter, digit)
+        previous = _respond(doc["prompt"], history[-1][1], letter, digit)
+        assert doc["choices"][doc["gold"]] == answer and {answer, other} <= set(doc["choices"])
+        assert len(doc["choices"]) == 2
+        cues = [t[1] for t in trials]
+        expected = "single" if len(set(cues)) == 1 else "repeat" if cues[-2] == cues[-1] else "switch"
+        assert doc["condition"] == expected
+        assert doc["condition"] == "single" or len(set(cues[:-1])) == 2  # a mixed block shows both tasks
+        assert doc["congruency"] == ("congruent" if answer == other else "incongruent")
+        assert doc["lure"] == (doc["choices"].index(previous) if previous != answer else -1)
+        assert f"{letter}{digit}" not in {t[2] + t[3] for t in history}
+        if doc["cueing"] == "predictable":
+            # Runs of two: whether the cue changes alternates from trial to trial (AABB...).
+            changes = [a != b for a, b in itertools.pairwise(cues)]
+            assert all(x != y for x, y in itertools.pairwise(changes))
+        assert (doc["cueing"] == "none") == (doc["condition"] == "single")
+
+
+def test_conditions_congruency_and_cueing_are_balanced_by_index():
+    docs = SWITCH.generate(0, 12)
+    assert [d["condition"] for d in docs] == ["single", "repeat", "switch"] * 4
+    assert [d["congruency"] for d in docs] == (["congruent"] * 3 + ["incongruent"] * 3) * 2
+    assert [d["cueing"] for d in docs if d["condition"] != "single"] == ["predictable"] * 4 + ["random"] * 4
+
+
+def _doc(condition, congruency, gold=0, lure=-1):
+    return {"choices": ["lamp", "river"], "gold": gold, "lure": lure, "condition": condition, "congruency": congruency}
+
+
+def test_effects_on_hand_built_answers():
+    rows = [
+        (_doc("single", "congruent"), 0),  # right
+        (_doc("single", "incongruent"), 1),  # wrong
+        (_doc("repeat", "congruent"), 0),  # right
+        (_doc("repeat", "incongruent"), 0),  # right
+        (_doc("repeat", "incongruent"), 1),  # wrong
+        (_doc("switch", "congruent"), 1),  # wrong, no lure
+        (_doc("switch", "incongruent", lure=1), 1),  # the previous task's response
+        (_doc("switch", "incongruent", lure=1), 0),  # right
+        (_doc("switch", "incongruent", lure=1), None),  # invalid: an error, not the lure
+    ]
+    scores = aggregate(SWITCH, [SWITCH.score(doc, pred) for doc, pred in rows])
+    # acc: single 1/2, repeat 2/3, switch 1/4; congruent 2/3 (1, 1, 0); incongruent 2/6 (0, 1, 0, 0, 1, 0).
+    assert scores["switch_cost"] == pytest.approx(2 / 3 - 1 / 4)  # 5/12
+    assert scores["mixing_cost"] == pytest.approx(1 / 2 - 2 / 3)  # -1/6
+    assert scores["congruency_effect"] == pytest.approx(2 / 3 - 1 / 3)
+    # Switch errors: congruent (no lure), lure, invalid -> 1 of 3.
+    assert scores["lure_share"] == pytest.approx(1 / 3)
+    assert scores["acc"] == pytest.approx(4 / 9)
+
+
+def test_a_player_of_the_previous_task_shows_a_switch_cost_and_no_mixing_cost():
+    scores = play(SWITCH, "prepotent", SWITCH.generate(0, 300), "gen")
+    # Only incongruent switch items (50 of 100 switch, 50 of 150 incongruent) are lost.
+    assert scores["acc_single"] == scores["acc_repeat"] == 1.0 and scores["acc_switch"] == 0.5
+    assert scores["switch_cost"] == 0.5 and scores["mixing_cost"] == 0.0
+    assert scores["congruency_effect"] == pytest.approx(1 / 3) and scores["lure_share"] == 1.0
+
+
+def test_random_player_shows_no_switch_cost_and_half_its_switch_errors_are_lures():
+    scores = play(SWITCH, "random", SWITCH.generate(0, 3000), "mc")
+    se = math.sqrt(2 * 0.25 / 1000)
+    assert abs(scores["switch_cost"]) < 3.5 * se and abs(scores["mixing_cost"]) < 3.5 * se
+    assert scores["lure_share"] == pytest.approx(0.5, abs=0.08)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("River.", 1), ("**lamp**", 0), ('"LAMP"', 0)])
+def test_decorated_answers_read_as_the_choice(answer, expected):
+    assert SWITCH.read(_doc("repeat", "congruent"), answer) == expected
+
+
+@pytest.mark.parametrize("answer", ["lamp or river", "lamp, river", "the response is lamp", "", "north", "0"])
+def test_hedged_empty_or_foreign_answers_are_invalid(answer):
+    assert SWITCH.read(_doc("repeat", "congruent"), answer) is None
+
+
+@pytest.mark.parametrize(
+    ("overrides", "name"),
+    [({"min_history": 2}, "min_history"), ({"max_history": 21}, "max_history"),
+     ({"min_history": 8, "max_history": 7}, "max_history"), ({"history": 5}, "history"), ({"min_history": 3.0}, "min_history")],
+)
+def test_bad_parameters_name_themselves(overrides, name):
+    with pytest.raises(ValueError, match=f"'{name}'"):
+        SWITCH.make_params(overrides)
