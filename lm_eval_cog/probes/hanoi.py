@@ -1,0 +1,103 @@
+"""Tower of Hanoi (Simon, 1975; Kotovsky, Hayes & Simon, 1985): plan moves of discs between pegs.
+
+Three pegs A, B, C and 3-5 discs (1 = smallest); a move takes the top disc of a peg
+onto another peg, never onto a smaller disc. Start and goal are random legal states
+(not only the classic "all discs on one peg"), drawn so the minimal number of moves
+is the item's depth. Each item asks one question (cycled within each depth):
+
+* ``count``: the minimal number of moves (choices "1".."9");
+* ``next``: the first move of a shortest plan (choices: every legal move; items
+  have a unique optimal first move), answered like ``disc 1 from A to C``;
+* ``plan``: a full shortest plan, moves separated by commas; the gen form simulates
+  the plan: legal, reaching the goal in the minimal number of moves is right (any
+  such plan); a legal plan with extra moves or an illegal plan is a well-formed
+  wrong answer (-1); text that is not a list of moves is invalid.
+
+Conditions ``d2``..``d7``: the minimal number of moves (planning depth).
+Lures (the myopic, goal-directed solver that ignores that discs block each other):
+``count`` the number of discs out of their goal position; ``next`` a non-optimal
+move putting a disc straight into its goal position; ``plan`` the "shortcut" plan
+in which the first disc moved twice goes straight to its second destination. Where
+the myopic answer is right (shallow problems), the item has no lure.
+
+Effects (signs: a cost is positive when deep / lured items are harder):
+``depth_cost`` = acc(d2) - acc(d7); ``count_acc``, ``next_move_acc``: accuracy of
+one question; ``valid_plan_rate`` = share of plan answers that are legal and reach
+the goal; ``optimal_plan_rate`` = share that do so in the minimal number of moves;
+``excess_moves`` = mean moves beyond the minimum over valid plans;
+``greedy_error_share`` = share of errors on lured items that pick the lure.
+The myopic (``prepotent``) player is right at d2 and wrong at d7.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.probes._tower_core import Puzzle, State, TowerProbe
+
+PEGS = ("A", "B", "C")
+_MOVE = re.compile(r"^(?:move )?(?:the )?dis[ck] (\d+) from (?:peg )?([abc]) to (?:peg )?([abc])$")
+
+
+@dataclass(frozen=True)
+class HanoiParams:
+    """Attributes:
+    min_discs: Fewest discs of an item, 3..6 (3).
+    max_discs: Most discs of an item, min_discs..6 (5); each item draws its number.
+    """
+
+    min_discs: int = 3
+    max_discs: int = 5
+
+    def __post_init__(self) -> None:
+        require_int("hanoi", "min_discs", self.min_discs, 3)
+        require_int("hanoi", "max_discs", self.max_discs, 3)
+        if self.max_discs > 6:
+            raise ValueError(f"hanoi parameter 'max_discs' must be in 3..6, got {self.max_discs}")
+        if self.min_discs > self.max_discs:
+            raise ValueError(
+                f"hanoi parameter 'min_discs' must not exceed 'max_discs' ({self.max_discs}), got {self.min_discs}"
+            )
+
+
+def hanoi_puzzle(discs: int) -> Puzzle:
+    return Puzzle(
+        capacities=(discs,) * 3,
+        ordered=True,
+        piece_names={k: str(k) for k in range(1, discs + 1)},
+        peg_names=PEGS,
+        move_pattern=_MOVE,
+        move_format="disc {piece} from {src} to {dst}",
+    )
+
+
+class Hanoi(TowerProbe):
+    name = "hanoi"
+    Params = HanoiParams
+
+    def puzzle_for(self, params: HanoiParams, rng: np.random.Generator) -> Puzzle:
+        return hanoi_puzzle(int(rng.integers(params.min_discs, params.max_discs + 1)))
+
+    def puzzle_of(self, doc: dict[str, Any]) -> Puzzle:
+        return hanoi_puzzle(sum(len(peg) for peg in doc["start"]))
+
+    def describe(self, puzzle: Puzzle, start: State, goal: State) -> str:
+        discs = len(puzzle.piece_names)
+
+        def state(s: State) -> str:
+            return "\n".join(f"  {PEGS[p]}: {', '.join(map(str, peg)) or '(empty)'}" for p, peg in enumerate(s))
+
+        return (
+            f"Tower of Hanoi with three pegs A, B, C and {discs} discs numbered 1 (smallest) to {discs} (largest). "
+            "A move takes the top disc of one peg and puts it on top of another peg; a disc may never be "
+            "put on a smaller disc. Discs are listed from bottom to top.\n"
+            f"Start state:\n{state(start)}\nGoal state:\n{state(goal)}"
+        )
+
+
+PROBE = Hanoi()
