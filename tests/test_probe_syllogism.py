@@ -1,0 +1,209 @@
+"""Syllogisms: pinned items, the key re-derived by Venn-diagram model checking, belief-bias effects."""
+
+from __future__ import annotations
+
+import math
+import re
+from itertools import product
+
+import pytest
+
+from lm_eval_cog.probes._syllogism_beliefs import relation
+from lm_eval_cog.probes.core import get_probe
+from lm_eval_cog.probes.reference import aggregate, play
+
+SYL = get_probe("syllogism")
+INSTRUCTIONS = (
+    "Logic puzzle. Assume that the premises are true, even where they seem false, and that each category "
+    "mentioned has at least one member. The conclusion is valid if it must be true whenever both premises "
+    "are true; otherwise it is invalid, even if it happens to be true.\n"
+)
+SENTENCE = re.compile(r"^(All|No|Some) (.+?) are (not )?(.+)\.$")
+
+
+# -- an independent key: every model of three terms is a set of non-empty Venn regions ---
+def _holds(statement: tuple[str, int, int], model: int) -> bool:
+    """Truth of ("A"|"E"|"I"|"O", x, y) in ``model``: bit r set = region r (a subset of the
+    terms {0, 1, 2}, as a bitmask) has a member."""
+    mood, x, y = statement
+    occupied = [r for r in range(8) if model >> r & 1]
+    if mood == "A":
+        return not any(r >> x & 1 and not r >> y & 1 for r in occupied)
+    if mood == "E":
+        return not any(r >> x & 1 and r >> y & 1 for r in occupied)
+    if mood == "I":
+        return any(r >> x & 1 and r >> y & 1 for r in occupied)
+    return any(r >> x & 1 and not r >> y & 1 for r in occupied)
+
+
+def _models(existential: bool):
+    for model in range(256):
+        if not existential or all(any(model >> r & 1 and r >> t & 1 for r in range(8)) for t in range(3)):
+            yield model
+
+
+def venn_status(premises, conclusion, existential=True) -> str:
+    """"valid", "indeterminate" (possible, not necessary) or "impossible"."""
+    models = [m for m in _models(existential) if all(_holds(p, m) for p in premises)]
+    outcomes = {_holds(conclusion, m) for m in models}
+    return "valid" if outcomes == {True} else "indeterminate" if True in outcomes else "impossible"
+
+
+def _parse(text: str, terms: dict[str, int]) -> tuple[str, int, int]:
+    quantifier, subject, negated, predicate = SENTENCE.match(text).groups()
+    mood = {"All": "A", "No": "E"}.get(quantifier, "O" if negated else "I")
+    return mood, terms.setdefault(subject, len(terms)), terms.setdefault(predicate, len(terms))
+
+
+def _key_from_surface(prompt: str) -> str:
+    lines = dict(line.split(": ", 1) for line in prompt.splitlines() if line.startswith(("Premise", "Conclusion")))
+    terms: dict[str, int] = {}
+    premises = [_parse(lines["Premise 1"], terms), _parse(lines["Premise 2"], terms)]
+    conclusion = _parse(lines["Conclusion"], terms)
+    assert len(terms) == 3
+    return venn_status(premises, conclusion, "at least one member" in prompt)
+
+
+FIGURES = {1: ((1, 2), (0, 1)), 2: ((2, 1), (0, 1)), 3: ((1, 2), (1, 0)), 4: ((2, 1), (1, 0))}  # S=0, M=1, P=2
+
+
+@pytest.mark.parametrize(("existential", "count"), [(True, 24), (False, 15)])
+def test_model_checking_finds_24_traditional_and_15_modern_valid_forms_as_the_rules_do(existential, count):
+    valid = set()
+    for m1, m2, mc in product("AEIO", repeat=3):
+        for fig, (major, minor) in FIGURES.items():
+            if venn_status([(m1, *major), (m2, *minor)], (mc, 0, 2), existential) == "valid":
+                valid.add((m1 + m2 + mc, fig))
+    assert len(valid) == count
+    from lm_eval_cog.probes.syllogism import FORMS
+
+    assert set(FORMS[existential][0]) == valid
+
+
+def test_first_items_of_seed_0_are_pinned():
+    # Checked by hand: 1 Ferio (EIO-1) is valid; 2 AOO-3 is invalid (all S could lie in M, hence
+    # in P) but possible; 3 Disamis (IAI-3) is valid and "Some teachers are musicians" believable;
+    # 4 Disamis again with the unbelievable "Some crocodiles are pines": the lure is "invalid".
+    docs = SYL.generate(0, 4)
+    bodies = [
+        ("Premise 1: No dablets are renems.\nPremise 2: Some bazweps are dablets.\n"
+        "Conclusion: Some bazweps are not renems.\n"
+        "Does the conclusion follow necessarily from the premises? Answer valid or invalid."),
+        ("Premise 1: All kreguns are guzas.\nPremise 2: Some kreguns are not truses.\n"
+        "Conclusion: Some truses are not guzas.\n"
+        "Does the conclusion follow necessarily from the premises? Answer invalid or valid."),
+        ("Premise 1: Some damips are musicians.\nPremise 2: All damips are teachers.\n"
+        "Conclusion: Some teachers are musicians.\n"
+        "Does the conclusion follow necessarily from the premises? Answer invalid or valid."),
+        ("Premise 1: Some topiks are pines.\nPremise 2: All topiks are crocodiles.\n"
+        "Conclusion: Some crocodiles are pines.\n"
+        "Does the conclusion follow necessarily from the premises? Answer valid or invalid."),
+    ]
+    assert [d["prompt"] for d in docs] == [INSTRUCTIONS + b for b in bodies]
+    assert [d["choices"] for d in docs] == [["valid", "invalid"], ["invalid", "valid"], ["invalid", "valid"], ["valid", "invalid"]]
+    assert [(d["condition"], d["gold"], d["lure"], d["form"]) for d in docs] == [
+        ("nonce_valid", 0, -1, "EIO-1"), ("nonce_invalid", 0, -1, "AOO-3"), ("agree", 1, -1, "IAI-3"),
+        ("conflict", 0, 1, "IAI-3"),
+    ]
+
+
+#: Truth of each mood under each relation of S to P (the table of _syllogism_beliefs, by hand).
+TRUE_UNDER = {
+    "subset": {"A", "I"}, "superset": {"I", "O"}, "disjoint": {"E", "O"}, "overlap": {"I", "O"},
+}
+
+
+@pytest.mark.parametrize("existential", [True, False])
+def test_every_key_matches_venn_model_checking_of_the_printed_syllogism(existential):
+    params = SYL.make_params({"existential_import": existential})
+    for doc in SYL.generate(11, 400, params):
+        status = _key_from_surface(doc["prompt"])
+        assert status != "impossible", doc["prompt"]  # invalid items are indeterminate
+        assert doc["choices"][doc["gold"]] == ("valid" if status == "valid" else "invalid")
+        assert ("at least one member" in doc["prompt"]) == existential
+        if doc["believable"]:
+            s, p = SENTENCE.match(doc["conclusion"]).group(2, 4)
+            mood = _parse(doc["conclusion"], {})[0]
+            assert (mood in TRUE_UNDER[relation(s, p)]) == (doc["believable"] == "believable")
+            agree = (status == "valid") == (doc["believable"] == "believable")
+            assert doc["condition"] == ("agree" if agree else "conflict")
+            if not agree:
+                assert doc["lure"] == 1 - doc["gold"]
+
+
+@pytest.mark.parametrize(
+    ("s", "p", "expected"),
+    [("roses", "flowers", "subset"), ("flowers", "roses", "superset"), ("dogs", "fish", "disjoint"),
+     ("dogs", "birds", "disjoint"), ("hammers", "trees", "disjoint"), ("birds", "pets", "overlap"),
+     ("dogs", "animals", "subset"), ("roses", "trees", None), ("pets", "tools", None)],
+)
+def test_belief_bank_relations_agree_with_world_knowledge(s, p, expected):
+    assert relation(s, p) == expected
+
+
+def test_conditions_and_belief_kinds_are_balanced():
+    docs = SYL.generate(0, 80)
+    assert [d["condition"] for d in docs[:4]] == ["nonce_valid", "nonce_invalid", "agree", "conflict"]
+    for cond in ("agree", "conflict"):
+        kinds = [d["valid"] for d in docs if d["condition"] == cond]
+        assert kinds.count(True) == kinds.count(False) == 10
+
+
+def _doc(condition, gold, believable):
+    belief = -1 if not believable else gold if condition == "agree" else 1 - gold
+    return {"choices": ["valid", "invalid"], "gold": gold, "condition": condition,
+            "lure": belief if condition == "conflict" else -1, "believable": believable, "belief_answer": belief}
+
+
+def test_effects_on_hand_built_answers():
+    docs_preds = [
+        (_doc("nonce_valid", 0, ""), 1),              # wrong, no belief
+        (_doc("agree", 0, "believable"), 0),          # right
+        (_doc("agree", 1, "unbelievable"), 0),        # wrong: against belief
+        (_doc("agree", 1, "unbelievable"), 1),        # right
+        (_doc("agree", 0, "believable"), 0),          # right
+        (_doc("conflict", 0, "unbelievable"), 1),     # wrong: follows belief
+        (_doc("conflict", 1, "believable"), 0),       # wrong: follows belief
+        (_doc("conflict", 1, "believable"), 1),       # right
+        (_doc("conflict", 0, "unbelievable"), None),  # invalid: an error not following belief
+    ]
+    scores = aggregate(SYL, [SYL.score(d, p) for d, p in docs_preds])
+    # acc(agree) = 3/4, acc(conflict) = 1/4: index = 0.5.
+    assert scores["belief_bias_index"] == pytest.approx(0.5)
+    # Belief-item errors: agree 1 (against), conflict 3 (2 follow belief, 1 invalid) -> 2/4.
+    assert scores["belief_error_share"] == pytest.approx(0.5)
+    assert scores["acc_nonce_valid"] == 0.0 and scores["acc"] == pytest.approx(4 / 9)
+
+
+def test_a_belief_responder_shows_full_belief_bias():
+    scores = play(SYL, "prepotent", SYL.generate(0, 300), "gen")
+    assert scores["acc_agree"] == scores["acc_nonce_valid"] == scores["acc_nonce_invalid"] == 1.0
+    assert scores["acc_conflict"] == 0.0
+    assert scores["belief_bias_index"] == 1.0 and scores["belief_error_share"] == 1.0
+
+
+def test_random_player_errors_follow_belief_half_the_time():
+    scores = play(SYL, "random", SYL.generate(0, 2000), "gen")
+    assert abs(scores["belief_bias_index"]) < 3.5 * math.sqrt(2 * 0.25 / 500)
+    assert scores["belief_error_share"] == pytest.approx(0.5, abs=0.07)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("valid", 0), ("**Invalid.**", 1), ("VALID", 0)])
+def test_decorated_answers_are_read(answer, expected):
+    assert SYL.read(_doc("agree", 0, "believable"), answer) == expected
+
+
+@pytest.mark.parametrize("answer", ["valid or invalid", "probably valid", "", "yes", "not valid"])
+def test_hedged_or_other_answers_are_invalid(answer):
+    assert SYL.read(_doc("agree", 0, "believable"), answer) is None
+
+
+@pytest.mark.parametrize("value", [1, "true", None])
+def test_bad_existential_import_names_the_parameter(value):
+    with pytest.raises(ValueError, match="'existential_import'"):
+        SYL.make_params({"existential_import": value})
+
+
+def test_unknown_parameter_names_itself():
+    with pytest.raises(ValueError, match="existential"):
+        SYL.make_params({"existential": True})

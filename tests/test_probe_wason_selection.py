@@ -1,0 +1,143 @@
+"""Wason selection: pinned items, the card set re-derived from the printed rule and cards,
+set-valued answer reading, content and matching effects."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from lm_eval_cog.probes.core import get_probe
+from lm_eval_cog.probes.reference import aggregate, play
+
+WASON = get_probe("wason_selection")
+ABSTRACT = "Each of four cards has a letter on one side and a number on the other side. "
+TAIL = "Answer with the visible sides of exactly the cards that must be turned over, separated by commas."
+
+
+def test_first_items_of_seed_0_are_pinned():
+    # Checked by hand: 0 consonant -> odd: Z (p) and 2 (not-q) must be turned, 9 (q) is the
+    # matching lure; 1 drinking rum over 21: rum and 13; 2 vowel -> even: A and 7, lure 4, A.
+    docs = WASON.generate(0, 3)
+    assert docs[0]["prompt"] == (
+        ABSTRACT + "You see one side of each card: 2, 9, E, Z.\n"
+        "Rule: If a card has a consonant on one side, then it has an odd number on the other side.\n"
+        "Which cards must you turn over to find out whether the rule is true or false for these four cards? "
+        "Turn over only the cards you need.\nOptions:\n- 2, 9, E, Z\n- 2, Z\n- Z\n- 2, 9, Z\n- 9, Z\n" + TAIL
+    )
+    assert docs[1]["prompt"] == (
+        "You are checking that the rules are kept in a bar. Each of four cards shows a person: one side says "
+        "what the person is drinking, the other side the person's age in years. You see one side of each card: "
+        "33, rum, 13, milk.\nRule: If a person is drinking rum, they must be over 21 years old.\n"
+        "Which cards must you turn over to find out whether anyone is breaking the rule? Turn over only the "
+        "cards you need.\nOptions:\n- 33, rum, 13\n- 33, rum, 13, milk\n- 33, rum\n- rum, 13\n- rum\n" + TAIL
+    )
+    assert docs[2]["choices"] == ["7, 4, A", "7, B, 4, A", "7, A", "A", "4, A"]
+    assert [(d["condition"], d["gold"], d["lure"], d["matching"]) for d in docs] == [
+        ("abstract", 1, 4, 4), ("deontic", 3, -1, 2), ("abstract", 2, 4, 4)
+    ]
+
+
+# -- an independent key: which visible side can hide a violation (p true, q false)? -----
+CLASSES = {
+    "a vowel": lambda s: s.isalpha() and s in "AEIOU", "a consonant": lambda s: s.isalpha() and s not in "AEIOU",
+    "an even number": lambda s: s.isdigit() and int(s) % 2 == 0, "an odd number": lambda s: s.isdigit() and int(s) % 2 == 1,
+}
+
+
+def _tests(rule: str):
+    """(antecedent true?, consequent true?) of a visible side: None where the side does not say."""
+    if m := re.fullmatch(r"If a card has (.+) on one side, then it has (.+) on the other side\.", rule):
+        ante, cons = CLASSES[m.group(1)], CLASSES[m.group(2)]
+
+        def letter_number(side):
+            kind_a = side.isalpha() == (m.group(1) in ("a vowel", "a consonant"))
+            return (ante(side), None) if kind_a else (None, cons(side))
+
+        return letter_number
+    if m := re.fullmatch(r"If a person is drinking (\w+), they must be over (\d+) years old\.", rule):
+        return lambda side: (None, int(side) > int(m.group(2))) if side.isdigit() else (side == m.group(1), None)
+    if m := re.fullmatch(r"If a letter is sealed, it must carry a (\d+)-cent stamp\.", rule):
+        return lambda side: (None, side == f"{m.group(1)}c") if side.endswith("c") and side[:-1].isdigit() else (side == "sealed", None)
+    m = re.fullmatch(r"If a passenger is entering (\w+), they must be vaccinated against (\w+)\.", rule)
+    return lambda side: (side == "entering", None) if side in ("entering", "transit") else (None, side == m.group(2))
+
+
+def test_key_and_lure_match_the_printed_rule_and_cards():
+    contents = set()
+    for doc in WASON.generate(4, 400):
+        rule = re.search(r"^Rule: (.+)$", doc["prompt"], re.MULTILINE).group(1)
+        cards = re.search(r"You see one side of each card: (.+)\.\n", doc["prompt"]).group(1).split(", ")
+        test = _tests(rule)
+        must = {c for c in cards if test(c)[0] is True or test(c)[1] is False}
+        matching = {c for c in cards if test(c)[0] is True or test(c)[1] is True}
+        assert set(doc["choices"][doc["gold"]].split(", ")) == must and len(must) == 2
+        assert set(doc["choices"][doc["matching"]].split(", ")) == matching
+        assert doc["lure"] == (doc["matching"] if doc["condition"] == "abstract" else -1)
+        assert all(f"- {c}\n" in doc["prompt"] for c in doc["choices"])
+        contents.add(doc["content"])
+    assert contents == {"letters", "drinking", "postage", "entry"}
+
+
+def test_a_single_deontic_content_is_drinking_age():
+    docs = WASON.generate(0, 20, WASON.make_params({"deontic_contents": 1}))
+    assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"drinking"}
+
+
+# Document 2 of seed 0: cards 7, B, 4, A; options ["7, 4, A", "7, B, 4, A", "7, A", "A", "4, A"].
+DOC = WASON.generate(0, 3)[2]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("A, 7", 2), ("7 and A", 2), ("**A & 7**", 2), ("the cards A and 7", 2), ("'A', '7'", 2), ("a; 7.", 2),
+     ("A", 3), ("A, 4, 7", 0), ("B", -1), ("B, 7", -1), ("none", -1), ("A, 7, A", 2)],
+)
+def test_card_sets_are_read_in_any_order_and_wrong_sets_are_wrong(answer, expected):
+    assert WASON.read(DOC, answer) == expected
+
+
+@pytest.mark.parametrize("answer", ["A or 7", "A, 7, Q", "", "A and maybe 7", "I would turn A and 7", "A7", "A,, 7"])
+def test_hedged_or_unknown_cards_are_invalid(answer):
+    assert WASON.read(DOC, answer) is None
+
+
+def _doc(condition, gold, matching):
+    return {"choices": ["a", "b", "c", "d", "e"], "gold": gold, "condition": condition,
+            "lure": matching if condition == "abstract" else -1, "matching": matching}
+
+
+def test_effects_on_hand_built_answers():
+    rows = [
+        (_doc("abstract", 2, 4), 2),     # right
+        (_doc("abstract", 2, 4), 4),     # matching error
+        (_doc("abstract", 0, 1), None),  # invalid: an error, not matching
+        (_doc("deontic", 3, 2), 3),      # right
+        (_doc("deontic", 3, 2), 3),      # right
+        (_doc("deontic", 1, 0), -1),     # another set: an error, not matching
+        (_doc("deontic", 1, 0), 0),      # matching error
+    ]
+    scores = aggregate(WASON, [WASON.score(d, p) for d, p in rows])
+    assert scores["content_effect"] == pytest.approx(2 / 4 - 1 / 3)  # acc(deontic) - acc(abstract) = 1/6
+    assert scores["matching_error_share"] == pytest.approx(2 / 4)     # 4 errors, 2 choose p and q
+
+
+def test_the_human_pattern_matches_on_abstract_and_solves_deontic():
+    scores = play(WASON, "prepotent", WASON.generate(0, 300), "gen")
+    assert scores["acc_abstract"] == 0.0 and scores["acc_deontic"] == 1.0
+    assert scores["content_effect"] == 1.0 and scores["matching_error_share"] == 1.0
+
+
+def test_random_errors_match_a_quarter_of_the_time():
+    scores = play(WASON, "random", WASON.generate(0, 2000), "gen")
+    assert scores["matching_error_share"] == pytest.approx(0.25, abs=0.04)
+    assert abs(scores["content_effect"]) < 3.5 * math.sqrt(2 * 0.16 / 1000)
+
+
+@pytest.mark.parametrize(("value", "message"), [(0, "'deontic_contents'"), (4, "'deontic_contents'"), ("2", "'deontic_contents'")])
+def test_bad_parameters_name_themselves(value, message):
+    with pytest.raises(ValueError, match=message):
+        WASON.make_params({"deontic_contents": value})
+    with pytest.raises(ValueError, match="'content'"):
+        WASON.make_params({"content": 1})
