@@ -85,12 +85,13 @@ def _canonical(value: Any) -> str:
 
 def interactive_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: int | None = None) -> Iterator[str]:
     """The stimuli of the first ``episodes`` episodes of an interactive task, as text pieces."""
+    from lm_eval_cog.lmeval.task import paradigm_overrides
     from lm_eval_cog.paradigms import get_paradigm
     from lm_eval_cog.paradigms.base import agent_rng, episode_seed
 
     meta = config["metadata"]
     paradigm = get_paradigm(meta["paradigm"])
-    params = paradigm.make_params(meta["preset"], meta["strategy"], meta.get(paradigm.name) or {})
+    params = paradigm.make_params(meta["preset"], meta["strategy"], paradigm_overrides(meta, paradigm.name))
     task_seed = seed if seed is not None else int(meta.get("seed", DEFAULT_SEED))
     for index in range(episodes):
         ep_seed = episode_seed(task_seed, index)

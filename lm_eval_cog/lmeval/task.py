@@ -18,7 +18,8 @@ Run parameters come from the task metadata, which lm-eval merges from the YAML,
 * ``seed``: task seed; episode i is seeded from (seed, i) alone. Default: lm-eval's
   ``--seed`` fourth value (its task-side seed, 1234 by default);
 * ``<paradigm>`` (e.g. ``wcst``): a dict of parameter overrides, validated by name,
-  e.g. ``--metadata '{"wcst": {"trials": 40}}'``.
+  e.g. ``--metadata '{"wcst": {"trials": 40}}'``; applied over the YAML's ``variant``
+  (the parameters that define a task, e.g. ``{fixed_rule: shape}``).
 
 Besides the paradigm's metrics each task reports ``episode_failed`` and the chance level
 of its primary metric (``<metric>_chance``: mean score of random players,
@@ -70,9 +71,7 @@ class InteractiveTask(ConfigurableTask):
                 raise ValueError(f"task {cfg.get('task')!r}: metadata.{key} is required for an interactive task")
         self.paradigm = get_paradigm(meta["paradigm"])
         strategy = coerce_strategy(meta["strategy"]).value
-        overrides = meta.get(self.paradigm.name) or {}
-        if not isinstance(overrides, dict):
-            raise ValueError(f"metadata.{self.paradigm.name} must be a dict of parameter overrides, got {overrides!r}")
+        overrides = paradigm_overrides(meta, self.paradigm.name)
         # Validates every name and value now, before any model call.
         self.params = self.paradigm.make_params(meta["preset"], strategy, overrides)
         self.episodes = require_int("metadata", "episodes", meta.get("episodes", DEFAULT_EPISODES), 1)
@@ -221,9 +220,25 @@ def _refuse_fewshot(task: str, value: Any) -> None:
         )
 
 
+def paradigm_overrides(meta: dict[str, Any], paradigm: str) -> dict[str, Any]:
+    """The parameter overrides of a task: its YAML's ``variant`` (what makes the task, e.g.
+    ``{fixed_rule: shape}``), then ``metadata.<paradigm>`` (the user's ``--metadata``) on top.
+
+    lm-eval merges ``--metadata`` into the YAML's metadata key by key, so a variant kept under
+    ``<paradigm>`` would be replaced, not extended, by ``--metadata '{"wcst": {...}}'``.
+    """
+    merged: dict[str, Any] = {}
+    for key in ("variant", paradigm):
+        part = meta.get(key) or {}
+        if not isinstance(part, dict):
+            raise ValueError(f"metadata.{key} must be a dict of parameter overrides, got {part!r}")
+        merged.update(part)
+    return merged
+
+
 def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:
     # Metadata also carries --model_args, so unknown keys cannot be errors; typos of ours get a warning.
-    known = {*_RUN_KEYS, paradigm, "paradigm", "preset", "strategy"}
+    known = {*_RUN_KEYS, paradigm, "paradigm", "preset", "strategy", "variant"}
     for key in meta:
         if key not in known and (close := difflib.get_close_matches(key, known, n=1, cutoff=0.8)):
             _LOG.warning(f"metadata key {key!r} is not used; did you mean {close[0]!r}?")

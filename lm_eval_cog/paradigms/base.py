@@ -356,6 +356,9 @@ class Paradigm:
     agents: Mapping[str, AgentFactory]
     #: The metric that chance levels are computed for (Reflection-Bench's 0-100 score).
     primary_metric: str = "score"
+    #: Parameters that cannot change a random player's score distribution (what the model
+    #: is told, not what happens): a preset's stored chance level still applies when they change.
+    chance_invariant: tuple[str, ...] = ("strategy",)
 
     def make_params(
         self,

@@ -110,12 +110,14 @@ def _level(entry: Mapping[str, Any] | None) -> ChanceLevel | None:
 def for_params(paradigm: Paradigm, preset: str, params: Any) -> ChanceLevel | None:
     """The chance level that applies to ``params``: the preset's, unless a parameter was changed.
 
-    The prompting strategy is ignored (a random player's replies do not depend on it);
-    any other difference from the preset means the stored level does not apply (None).
+    The prompting strategy and the paradigm's other ``chance_invariant`` parameters are
+    ignored (a random player's replies do not depend on them); any other difference from
+    the preset means the stored level does not apply (None).
     """
     if preset not in paradigm.presets:
         return None
-    base = dataclasses.replace(paradigm.presets[preset], strategy=params.strategy)
+    same = {name: getattr(params, name) for name in paradigm.chance_invariant}
+    base = dataclasses.replace(paradigm.presets[preset], **same)
     return stored(paradigm.name, preset) if base == params else None
 
 

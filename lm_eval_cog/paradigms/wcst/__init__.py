@@ -30,6 +30,9 @@ PARADIGM = Paradigm(
     metrics=wcst_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    # A random sort is right with p = 1/4 on every trial whatever the rule, its schedule or
+    # the words used (exactly one option matches per dimension): the score is unchanged.
+    chance_invariant=("strategy", "exclusivity_hint", "fixed_rule", "announce_rule", "theme", "roleplay"),
 )
 
 __all__ = [

@@ -61,7 +61,9 @@ class OptimalAgent(_DimensionAgent):
 
     def __init__(self, params: Any, rng: np.random.Generator) -> None:
         super().__init__(params, rng)
-        self._hypotheses: list[str] = list(DIMENSIONS)
+        # An announced rule is known from the start (Kennedy & Nowak's component tasks).
+        announced = getattr(params, "announce_rule", False) and params.fixed_rule is not None
+        self._hypotheses: list[str] = [params.fixed_rule] if announced else list(DIMENSIONS)
 
     def act(self, message: str, info: Mapping[str, Any]) -> str:
         tested = self._tested(info)

@@ -69,6 +69,36 @@ DECKS: tuple[str, ...] = (DECK_FIXED_KEYS, DECK_PER_TRIAL)
 #: Number of blocks of the fixed schedule (Reflection-Bench: each of 3 rules twice).
 FIXED_BLOCKS = 6
 
+#: Themes (values of ``WCSTParams.theme``): Hao et al.'s cards, or their ALIEN transfer.
+THEME_CARDS = "cards"
+THEME_ALIEN = "alien"
+THEMES: tuple[str, ...] = (THEME_CARDS, THEME_ALIEN)
+#: ALIEN surface values of the abstract ones (Hao et al. name the dimensions and values but not
+#: which replaces which; this mapping is ours). Colour keeps its hue in brackets.
+ALIEN_ORBITS: Mapping[str, str] = {"triangle": "spiral", "star": "elliptical", "cross": "Z-shaped", "circle": "circular"}
+ALIEN_ATMOSPHERES: Mapping[str, str] = {
+    "red": "nitrogen atmosphere (purple)",
+    "green": "oxygen atmosphere (green)",
+    "yellow": "helium atmosphere (yellow)",
+    "blue": "hydrogen atmosphere (blue)",
+}
+#: Executive impairments to role-play (Hao et al. Table IV); the wording is ours.
+ROLEPLAYS: Mapping[str, str] = {
+    "goal_maintenance": (
+        "Role-play a person with impaired goal maintenance: you have difficulty keeping the current "
+        "sorting rule in mind and applying it consistently, even after it was confirmed correct."
+    ),
+    "inhibitory_control": (
+        "Role-play a person with impaired inhibitory control: you have difficulty suppressing impulsive "
+        "responses and are easily distracted by salient but irrelevant card features."
+    ),
+    "adaptive_updating": (
+        "Role-play a person with impaired adaptive updating: when feedback shows a rule no longer works, "
+        "you have difficulty switching to a new rule."
+    ),
+}
+ROLEPLAY_CLOSING = "Stay in this role for the whole test and answer every trial in the required format."
+
 
 def card_text(card: Mapping[str, Any]) -> str:
     """Text of a card, e.g. ``"one red triangle"``, ``"two green stars"``.
@@ -79,6 +109,19 @@ def card_text(card: Mapping[str, Any]) -> str:
     n = int(card[NUMBER])
     shape = card[SHAPE] if n == 1 else _PLURALS[card[SHAPE]]
     return f"{_NUMBER_WORDS[n - 1]} {card[COLOUR]} {shape}"
+
+
+def alien_text(card: Mapping[str, Any]) -> str:
+    """ALIEN text of a card, e.g. ``"two moons, elliptical orbits, helium atmosphere (yellow)"``."""
+    n = int(card[NUMBER])
+    moons = "moon" if n == 1 else "moons"
+    orbit = ALIEN_ORBITS[card[SHAPE]] + (" orbit" if n == 1 else " orbits")
+    return f"{_NUMBER_WORDS[n - 1]} {moons}, {orbit}, {ALIEN_ATMOSPHERES[card[COLOUR]]}"
+
+
+def describe(card: Mapping[str, Any], theme: str = THEME_CARDS) -> str:
+    """A card's text in the theme's words."""
+    return alien_text(card) if theme == THEME_ALIEN else card_text(card)
 
 
 def matched_dimensions(card: Mapping[str, Any], option: Mapping[str, Any]) -> list[str]:
@@ -178,6 +221,17 @@ class WCSTParams:
             ``"per_trial_options"``: four options generated per trial (Kennedy & Nowak).
         exclusivity_hint: Include Hao's sentence "There will be no combination of these
             characteristics to define the rule" (off for the Table III ablation).
+        fixed_rule: ``None`` (the rule switches), or ``"shape"``/``"colour"``/``"number"``:
+            one rule for the whole test (Kennedy & Nowak's component tasks, Table 1);
+            categories are still counted, the rule never changes.
+        announce_rule: State the fixed rule in the instructions (Kennedy & Nowak's
+            component prompts); requires ``fixed_rule``.
+        theme: ``"cards"``, or ``"alien"`` (Hao et al.'s transfer to an unfamiliar domain:
+            orbit type / atmosphere / number of moons in place of shape / colour / number;
+            same logic, the log keeps the abstract dimensions).
+        roleplay: ``None`` or an executive impairment to role-play (Hao et al. Table IV):
+            ``"goal_maintenance"``, ``"inhibitory_control"``, ``"adaptive_updating"``;
+            the wording is ours (the paper does not publish it).
     """
 
     strategy: Strategy = Strategy.COT
@@ -186,6 +240,10 @@ class WCSTParams:
     schedule: str = SCHEDULE_CRITERION
     deck: str = DECK_FIXED_KEYS
     exclusivity_hint: bool = True
+    fixed_rule: str | None = None
+    announce_rule: bool = False
+    theme: str = THEME_CARDS
+    roleplay: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "strategy", coerce_strategy(self.strategy))
@@ -199,6 +257,22 @@ class WCSTParams:
             raise ValueError(f"wcst parameter 'deck' must be one of {', '.join(DECKS)}, got {self.deck!r}")
         if not isinstance(self.exclusivity_hint, bool):
             raise ValueError(f"wcst parameter 'exclusivity_hint' must be a bool, got {self.exclusivity_hint!r}")
+        if self.fixed_rule is not None and self.fixed_rule not in DIMENSIONS:
+            raise ValueError(
+                f"wcst parameter 'fixed_rule' must be null or one of {', '.join(DIMENSIONS)}, got {self.fixed_rule!r}"
+            )
+        if self.fixed_rule is not None and self.schedule == SCHEDULE_FIXED:
+            raise ValueError("wcst parameter 'fixed_rule' needs schedule 'criterion' (schedule 'fixed' changes rules)")
+        if not isinstance(self.announce_rule, bool):
+            raise ValueError(f"wcst parameter 'announce_rule' must be a bool, got {self.announce_rule!r}")
+        if self.announce_rule and self.fixed_rule is None:
+            raise ValueError("wcst parameter 'announce_rule' needs 'fixed_rule' (only a fixed rule can be announced)")
+        if self.theme not in THEMES:
+            raise ValueError(f"wcst parameter 'theme' must be one of {', '.join(THEMES)}, got {self.theme!r}")
+        if self.roleplay is not None and self.roleplay not in ROLEPLAYS:
+            raise ValueError(
+                f"wcst parameter 'roleplay' must be null or one of {', '.join(ROLEPLAYS)}, got {self.roleplay!r}"
+            )
         if self.schedule == SCHEDULE_FIXED and self.trials % FIXED_BLOCKS != 0:
             raise ValueError(
                 f"wcst parameter 'trials' must be a multiple of {FIXED_BLOCKS} with schedule 'fixed' "
@@ -257,7 +331,7 @@ _DESCRIPTION = re.compile(
 )
 # "card two", "option three", "card #two" (number words only after card/option).
 # One optional "#" between blanks: never two quantifiers over the same blanks.
-_CARD_WORD = re.compile(rf"\b(?:card|option)\s*(?:#\s*)?(?P<n>{_NUMWORD_RE})\b", re.IGNORECASE)
+_CARD_WORD = re.compile(rf"\b(?:card|option|system)\s*(?:#\s*)?(?P<n>{_NUMWORD_RE})\b", re.IGNORECASE)
 # A standalone digit 1-4 ("2", "Card 3", "**4**", "(3)", "2.", "Card 2:").
 _DIGIT = re.compile(rf"(?P<n>{_STANDALONE_DIGIT})")
 
@@ -339,40 +413,75 @@ FEEDBACK_INVALID: Mapping[str, str] = {
 CLOSING = "That was the last card. The test is over."
 
 
+#: Hao et al.'s rule sentence transposed to the ALIEN theme (ours; the paper does not print it).
+ALIEN_RULE_SENTENCE = (
+    "The correct match depends on a rule, which will be based solely on either the number of moons, "
+    "the atmospheric composition, or the orbit type itself."
+)
+#: Kennedy & Nowak's component-task instructions per announced rule (their code's wording).
+ANNOUNCED_RULE: Mapping[str, str] = {
+    SHAPE: "Match the card to the option that has the same shape.",
+    COLOUR: "Match the card to the option that has the same color.",
+    NUMBER: "Match the card to the option that has the same number of shapes.",
+}
+ALIEN_ANNOUNCED_RULE: Mapping[str, str] = {
+    SHAPE: "Match the system to the option that has the same orbit type.",
+    COLOUR: "Match the system to the option that has the same atmospheric composition.",
+    NUMBER: "Match the system to the option that has the same number of moons.",
+}
+
+
 def system_prompt(params: WCSTParams) -> str:
     """Task instructions (adapted from Hao et al. and Kennedy & Nowak, Appendix A)."""
-    lines = ["You are performing the Wisconsin Card Sorting Test."]
+    alien = params.theme == THEME_ALIEN
+    item, items = ("system", "systems") if alien else ("card", "cards")
+    lines = []
+    if params.roleplay is not None:
+        lines.append(f"{ROLEPLAYS[params.roleplay]} {ROLEPLAY_CLOSING}")
+    if alien:
+        lines.append(
+            "You are exploring an alien civilization and categorizing extraterrestrial astronomical systems, "
+            "in a version of the Wisconsin Card Sorting Test."
+        )
+    else:
+        lines.append("You are performing the Wisconsin Card Sorting Test.")
     if params.deck == DECK_FIXED_KEYS:
-        lines.append("There are four key cards on the table:")
-        lines += [f"Card {k + 1}: {card_text(c)}" for k, c in enumerate(KEY_CARDS)]
-        lines.append("In each trial you are shown a new card and must match it to one of the four key cards.")
+        lines.append(f"There are four key {items}:")
+        lines += [f"{item.capitalize()} {k + 1}: {describe(c, params.theme)}" for k, c in enumerate(KEY_CARDS)]
+        lines.append(f"In each trial you are shown a new {item} and must match it to one of the four key {items}.")
     else:
         lines.append(
-            "In each trial you are shown a card and four option cards, numbered 1 to 4, "
-            "and must match your card to one of the four options."
+            f"In each trial you are shown a {item} and four option {items}, numbered 1 to 4, "
+            f"and must match your {item} to one of the four options."
         )
-    rule = RULE_SENTENCE
-    if params.exclusivity_hint:
-        rule += " " + EXCLUSIVITY_SENTENCE
-    lines.append(rule)
-    lines.append(
-        "You are not told the rule. After each answer you are told whether it was correct or incorrect. "
-        "If your match was incorrect, try a different rule; if it was correct, keep that rule. "
-        "The rule may change during the test without warning."
-    )
-    lines.append(
-        "Your choice is the number of one card, 1-4. " + STRATEGY_INSTRUCTIONS[params.strategy]
-    )
+    if params.announce_rule:
+        lines.append((ALIEN_ANNOUNCED_RULE if alien else ANNOUNCED_RULE)[params.fixed_rule])
+        lines.append("After each answer you are told whether it was correct or incorrect.")
+    else:
+        rule = ALIEN_RULE_SENTENCE if alien else RULE_SENTENCE
+        if params.exclusivity_hint:
+            rule += " " + EXCLUSIVITY_SENTENCE
+        lines.append(rule)
+        lines.append(
+            "You are not told the rule. After each answer you are told whether it was correct or incorrect. "
+            "If your match was incorrect, try a different rule; if it was correct, keep that rule. "
+            "The rule may change during the test without warning."
+        )
+    lines.append(f"Your choice is the number of one {item}, 1-4. " + STRATEGY_INSTRUCTIONS[params.strategy])
     return "\n".join(lines)
 
 
 def stimulus_text(params: WCSTParams, card: Mapping[str, Any], options: Sequence[Mapping[str, Any]]) -> str:
     """The question of one trial."""
+    item = "system" if params.theme == THEME_ALIEN else "card"
     if params.deck == DECK_FIXED_KEYS:
-        return f"Your card: {card_text(card)}.\nWhich key card does it match? Answer with its number."
-    lines = [f"Your card: {card_text(card)}.", "Options:"]
-    lines += [f"Option {k + 1}: {card_text(o)}" for k, o in enumerate(options)]
-    lines.append("Which option does your card match? Answer with its number.")
+        return (
+            f"Your {item}: {describe(card, params.theme)}.\n"
+            f"Which key {item} does it match? Answer with its number."
+        )
+    lines = [f"Your {item}: {describe(card, params.theme)}.", "Options:"]
+    lines += [f"Option {k + 1}: {describe(o, params.theme)}" for k, o in enumerate(options)]
+    lines.append(f"Which option does your {item} match? Answer with its number.")
     return "\n".join(lines)
 
 
@@ -441,6 +550,9 @@ class WCSTEnv(Env):
             self._rules = draw_criterion_rules(rng, p.trials // p.criterion + 1)
         else:
             self._rules = draw_fixed_rules(rng)
+        if p.fixed_rule is not None:
+            # Drawn as above all the same, so the cards equal the switching test's on the same seed.
+            self._rules = [p.fixed_rule]
         if p.deck == DECK_FIXED_KEYS:
             self._cards = draw_fixed_key_cards(rng, p.trials)
             self._options = [[dict(k) for k in KEY_CARDS] for _ in range(p.trials)]
@@ -511,7 +623,7 @@ class WCSTEnv(Env):
         )
         if completed:
             self._streak = 0
-            if p.schedule == SCHEDULE_CRITERION:
+            if p.schedule == SCHEDULE_CRITERION and p.fixed_rule is None:
                 # The switch applies from the next trial: this answer was scored above.
                 self._switch_rule()
         if p.schedule == SCHEDULE_FIXED and trial % p.block_length == 0 and trial < p.trials:
