@@ -103,13 +103,23 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=chance.CHANCE_FILE)
     ap.add_argument("--no-oddball", action="store_true", help="skip the oddball probe (needs the embedder)")
+    ap.add_argument(
+        "--paradigm", action="append", default=None,
+        help="simulate only this paradigm (repeatable) and keep every other stored level (implies --no-oddball)",
+    )
     args = ap.parse_args()
+    if args.paradigm:
+        unknown = sorted(set(args.paradigm) - set(available()))
+        if unknown:
+            ap.error(f"unknown paradigm(s) {unknown}; available: {available()}")
+        args.no_oddball = True
+    previous = json.loads(args.out.read_text()) if args.paradigm and args.out.exists() else {}
 
     samples: dict[tuple[str, str], np.ndarray] = {}
     metrics: dict[tuple[str, str], str] = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) if args.workers > 1 else contextlib.nullcontext() as pool:
-        for name in available():
+        for name in args.paradigm or available():
             paradigm = get_paradigm(name)
             for preset in paradigm.presets:
                 samples[(name, preset)] = simulate_paradigm(name, preset, args.sims, pool)
@@ -118,7 +128,9 @@ def main() -> None:
         samples[ODDBALL] = simulate_oddball(args.sims)
         metrics[ODDBALL] = "score"
 
-    levels: dict[str, dict[str, Any]] = {}
+    levels: dict[str, dict[str, Any]] = {
+        name: entries for name, entries in previous.get("levels", {}).items() if name not in (args.paradigm or ())
+    }
     print(f"{'paradigm':<10}{'preset':<24}{'metric':<20}{'mean':>9}{'se':>8}{'p95':>9}{'sd':>8}{'sims':>9}")
     for (name, preset), values in samples.items():
         level = chance.summarise(metrics[(name, preset)], values)
@@ -127,11 +139,13 @@ def main() -> None:
               f"{level.sd:>8.3f}{level.sims:>9}")  # fmt: skip
 
     tasks, groups = task_entries()
-    group_levels: dict[str, Any] = {}
+    group_levels: dict[str, Any] = dict(previous.get("groups", {}))
     for group, members in sorted(groups.items()):
+        if any(t not in tasks for t in members):
+            continue  # a group of static probes or of groups: no episode-level chance score
         keys = {t: tasks[t] for t in members}
         if any(key not in samples for key in keys.values()):
-            continue  # a member was not simulated (--no-oddball)
+            continue  # a member was not simulated (--no-oddball, --paradigm): its stored level stays
         # As the group's aggregate_metric_list does: tasks without a "score" (MBT) drop out.
         scored = [t for t, key in keys.items() if metrics[key] == "score"]
         level = chance.summarise("score", np.mean([samples[keys[t]] for t in scored], axis=0))
@@ -142,7 +156,7 @@ def main() -> None:
         json.dumps(
             {
                 "about": "Chance levels: random players' primary metric per single episode (see README).",
-                "generated_by": f"python scripts/chance_levels.py --sims {args.sims}",
+                "generated_by": previous.get("generated_by", f"python scripts/chance_levels.py --sims {args.sims}"),
                 "sim_seed": chance.SIM_SEED,
                 "levels": levels,
                 "groups": group_levels,

@@ -38,6 +38,8 @@ PARADIGM = Paradigm(
     metrics=lnt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    # Letter case changes nothing for a random player (uniform over the four answer words).
+    chance_invariant=("strategy", "letters"),
 )
 
 __all__ = [
