@@ -446,7 +446,7 @@ def system_prompt(params: WCSTParams) -> str:
     else:
         lines.append("You are performing the Wisconsin Card Sorting Test.")
     if params.deck == DECK_FIXED_KEYS:
-        lines.append(f"There are four key {items}:")
+        lines.append("There are four key systems:" if alien else "There are four key cards on the table:")
         lines += [f"{item.capitalize()} {k + 1}: {describe(c, params.theme)}" for k, c in enumerate(KEY_CARDS)]
         lines.append(f"In each trial you are shown a new {item} and must match it to one of the four key {items}.")
     else:
