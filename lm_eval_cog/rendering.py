@@ -12,16 +12,31 @@ Old turns are dropped whole, oldest first, until the prompt fits
 ``max_prompt_tokens``; the instructions (system message) and the current user
 message are never dropped. Dropping is monotone within an episode (a turn once
 dropped stays dropped) so the prompt prefix changes as rarely as possible.
+
+Images (visual paradigms): a turn's user message holds one :data:`IMAGE_PLACEHOLDER` where
+its image goes. Of the turns kept, the images of the last ``image_history`` (a parameter of
+the episode, ``None`` = all) keep their placeholder; older ones become :data:`IMAGE_DROPPED`,
+so the placeholders and :meth:`Renderer.images` stay in step (lm-eval's multimodal models
+pair the n-th placeholder with the n-th image). Any other ``<image>`` text (a reply that
+writes one, an instruction) is defused to :data:`DEFUSED_PLACEHOLDER`: it would make a model
+expect an image that is not there.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from lm_eval_cog.paradigms.images import IMAGE_PLACEHOLDER
 from lm_eval_cog.runner import Episode
+
+#: What replaces the placeholder of an image no longer kept in the conversation.
+IMAGE_DROPPED = "[image of an earlier trial, no longer shown]"
+#: What a literal placeholder outside an image turn becomes (no model reads it as an image).
+DEFUSED_PLACEHOLDER = "<image\u200b>"
 
 #: Stop sequence of the plain format: the model must not write the next user turn.
 PLAIN_STOP = "\nUser:"
@@ -68,6 +83,27 @@ def fold_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:
     return rest
 
 
+def defuse(text: str) -> str:
+    """``text`` with every image placeholder made inert (see the module docstring)."""
+    return text.replace(IMAGE_PLACEHOLDER, DEFUSED_PLACEHOLDER)
+
+
+def image_history(ep: Episode) -> int | None:
+    """How many of the latest images an episode keeps: its parameters' ``image_history``
+    (the live env's, else the transcript's stored ``params``); None keeps all."""
+    params = getattr(ep.env, "params", None)
+    if params is not None:
+        return getattr(params, "image_history", None)
+    return (ep.spec.get("params") or {}).get("image_history")
+
+
+def kept_image_turns(ep: Episode, drop: int) -> list[int]:
+    """Indices (into ``ep.turns``) of the turns whose image is in the prompt, oldest first."""
+    with_image = [i for i in range(drop, len(ep.turns)) if ep.turns[i].image is not None]
+    k = image_history(ep)
+    return with_image if k is None else with_image[max(0, len(with_image) - k) :]
+
+
 @dataclass
 class Renderer:
     """Renders and trims prompts for one backend.
@@ -83,27 +119,52 @@ class Renderer:
     count_tokens: Callable[[str], int]
     max_prompt_tokens: int | None = None
     system_instruction: str | None = None
+    #: Prompt length of a prompt with images, ``(text, [TurnImage, ...]) -> tokens``: the model's
+    #: processor expands each placeholder into the image's tokens. None: ``count_tokens(text)``.
+    count_image_tokens: Callable[[str, list[Any]], int] | None = None
 
     def messages(self, ep: Episode, drop: int) -> list[dict[str, str]]:
-        msgs = [{**m, "content": encodable(m["content"])} for m in ep.messages(drop)]
+        msgs = [{**m, "content": defuse(encodable(m["content"]))} for m in ep.messages(drop)]
+        if any(t.image is not None for t in ep.turns[drop:]):
+            self._place_images(msgs, ep, drop, set(kept_image_turns(ep, drop)))
         if self.system_instruction:
+            instruction = defuse(self.system_instruction)
             if msgs[0]["role"] == "system":
-                msgs[0] = {"role": "system", "content": f"{self.system_instruction}\n\n{msgs[0]['content']}"}
+                msgs[0] = {"role": "system", "content": f"{instruction}\n\n{msgs[0]['content']}"}
             else:
-                msgs.insert(0, {"role": "system", "content": self.system_instruction})
+                msgs.insert(0, {"role": "system", "content": instruction})
         return msgs
+
+    @staticmethod
+    def _place_images(msgs: list[dict[str, str]], ep: Episode, drop: int, kept: set[int]) -> None:
+        """Restore the placeholder of each kept image turn; older images become a note."""
+        user_turns = [m for m in msgs if m["role"] == "user"]  # one per turn in ep.turns[drop:]
+        for i, message in zip(range(drop, len(ep.turns)), user_turns):
+            if ep.turns[i].image is None:
+                continue
+            # The env wrote one placeholder; defuse() turned it into the inert form. Only the
+            # first one is the image's (a second would be text, left inert).
+            mark = IMAGE_PLACEHOLDER if i in kept else IMAGE_DROPPED
+            message["content"] = message["content"].replace(DEFUSED_PLACEHOLDER, mark, 1)
+
+    def images(self, ep: Episode, drop: int) -> list[Any]:
+        """The images of the prompt rendered with ``drop`` turns dropped, in placeholder order
+        (``TurnImage`` objects; ``.render()`` gives the pixels)."""
+        return [ep.turns[i].image for i in kept_image_turns(ep, drop)]
 
     def to_prompt(self, messages: list[dict[str, str]]) -> Any:
         """The backend's prompt object: a string, or what its chat template returns
         (lm-eval's chat-completions models return a JSON wrapper)."""
         if self.chat_template is None:
             return render_plain(messages)
-        prompt = self.chat_template(messages)
+        # A multimodal model's template rewrites each message's content in place into a list of
+        # typed parts (lm-eval's HFMultimodalLM / VLLM_VLM.apply_chat_template): give it a copy.
+        prompt = self.chat_template(copy.deepcopy(messages))
         # Some templates reject or silently drop the system role (lm-eval's HF wrapper
         # swallows the TemplateError): never lose the instructions.
         if isinstance(prompt, str) and messages[0]["role"] == "system":
             if messages[0]["content"].strip()[:200] not in prompt:
-                prompt = self.chat_template(fold_system(messages))
+                prompt = self.chat_template(copy.deepcopy(fold_system(messages)))
         return prompt
 
     def render(self, ep: Episode) -> tuple[Any, int, int]:
@@ -116,7 +177,11 @@ class Renderer:
         drop = ep.turns[-2].dropped_turns if history else 0
         while True:
             prompt = self.to_prompt(self.messages(ep, drop))
-            n = self.count_tokens(prompt_text(prompt))
+            images = self.images(ep, drop)
+            if images and self.count_image_tokens is not None:
+                n = self.count_image_tokens(prompt_text(prompt), images)
+            else:
+                n = self.count_tokens(prompt_text(prompt))
             if self.max_prompt_tokens is None or n <= self.max_prompt_tokens:
                 return prompt, drop, n
             if drop >= history:

@@ -43,6 +43,17 @@ class Turn:
     prompt_tokens: int | None = None
     #: Prompt tokens the backend served from its prefix cache (vLLM); None when not reported.
     cached_tokens: int | None = None
+    #: The image of this turn's user message (visual paradigms, :class:`~lm_eval_cog.paradigms.images.TurnImage`),
+    #: drawn only when a model needs it. The transcript keeps what it shows, never the pixels;
+    #: a turn read back from a transcript holds that description (a dict) instead.
+    image: Any = field(default=None, repr=False, compare=False)
+
+    def record(self) -> dict[str, Any]:
+        """The turn as JSON-ready data (``image``: what it shows, and only for turns that have one)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "image"}
+        if self.image is not None:
+            out["image"] = dict(getattr(self.image, "shows", self.image))
+        return out
 
 
 @dataclass
@@ -88,7 +99,7 @@ class Episode:
             "status": self.status,
             "error": self.error,
             "system": self.system,
-            "turns": [dataclasses.asdict(t) for t in self.turns],
+            "turns": [t.record() for t in self.turns],
             "closing": self.closing,
             "trials": list(self.env.log) if self.env is not None else [],
         }
@@ -113,7 +124,7 @@ def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str
             ep.env = make_env(spec)
             message, ep.info = ep.env.reset(seed=spec["seed"])
             ep.system = ep.env.system_prompt
-            ep.turns.append(Turn(user=message))
+            ep.turns.append(Turn(user=message, image=turn_image(ep.env)))
         except Exception as exc:  # noqa: BLE001 - recorded, the other episodes go on
             ep.fail(_reason("environment reset", exc))
         episodes.append(ep)
@@ -179,7 +190,13 @@ def _advance(ep: Episode, reply: str) -> None:
         ep.status = COMPLETED if terminated else TRUNCATED
         ep.closing = message
     else:
-        ep.turns.append(Turn(user=message))
+        ep.turns.append(Turn(user=message, image=turn_image(ep.env)))
+
+
+def turn_image(env: Env) -> Any:
+    """The image of the env's current message (visual paradigms implement ``turn_image``), or None."""
+    get = getattr(env, "turn_image", None)
+    return get() if get is not None else None
 
 
 def _respond_isolated(player: Player, live: list[Episode], timeout: float | None = None) -> list[str | BaseException]:

@@ -54,6 +54,10 @@ class ScriptedPlayer:
 class BaselineLM(LM):
     """An lm-eval model that only plays interactive ``cog_*`` tasks, with a scripted policy."""
 
+    #: The visual tasks (``cog_wcst_visual*``) are the same episodes drawn: the agents play them
+    #: from the structured stimulus (no image is ever drawn), so lm-eval must not refuse them.
+    MULTIMODAL = True
+
     def __init__(self, policy: str = "random", **kwargs: Any) -> None:
         super().__init__()
         if not isinstance(policy, str) or not policy:

@@ -12,6 +12,11 @@ Around the run: ``--use_cache`` is read and written turn by turn (an interrupted
 resumes, :mod:`~lm_eval_cog.lmeval.episode_cache`); an optional turn timeout
 (``LM_EVAL_COG_TURN_TIMEOUT`` seconds) fails an episode whose request hangs; a task
 with more than :data:`FAILED_SHARE_WARNING` of its episodes failed is reported loudly.
+
+Visual episodes (turns with images, :mod:`~lm_eval_cog.lmeval.multimodal`): each request is
+``(prompt, gen_kwargs, {"visual": [images in placeholder order]})``, sent in a call of its
+own beside the turn's text requests; a model that cannot be shown them is refused before
+the first request.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
-from lm_eval_cog.lmeval import hf_backend, vllm_backend
+from lm_eval_cog.lmeval import hf_backend, multimodal, vllm_backend
 from lm_eval_cog.lmeval.compat import make_instance
 from lm_eval_cog.lmeval.episode_cache import TurnCache, model_identity
 from lm_eval_cog.paradigms import make_env
@@ -106,6 +111,8 @@ def run_requests(
             system_instruction=payload.get("system_instruction"),
             gen_kwargs=ep.settings["gen_kwargs"],
         )
+    if hasattr(player, "preflight"):
+        player.preflight(episodes)  # a set-up that cannot work fails the run now, not episode by episode
     runner.run_lockstep(episodes, player, progress="cog episodes" if progress else False, turn_timeout=turn_timeout)
     warn_on_failures(episodes)
     return [dumps(ep.transcript()) for ep in episodes]
@@ -147,6 +154,10 @@ class LMPlayer:
         self.generated = 0
         self._auto_batch = hf_backend.AutoBatch() if hf_backend.is_auto_batch(lm) else None
 
+    def preflight(self, episodes: Sequence[runner.Episode]) -> None:
+        """Refuse visual episodes this model cannot be shown (see :func:`multimodal.preflight`)."""
+        multimodal.preflight(self.lm, episodes, [ep.settings for ep in episodes])
+
     def respond(self, episodes: Sequence[runner.Episode]) -> list[str | BaseException]:
         out: list[str | BaseException | None] = [None] * len(episodes)
         batch: list[Instance] = []
@@ -154,33 +165,34 @@ class LMPlayer:
         for i, ep in enumerate(episodes):
             settings = ep.settings
             gen_kwargs = copy.deepcopy(settings["gen_kwargs"])
+            renderer = self._renderer(settings, gen_kwargs)
             try:
-                prompt, dropped, n_tokens = self._renderer(settings, gen_kwargs).render(ep)
+                prompt, dropped, n_tokens = renderer.render(ep)
             except ContextOverflow as exc:
                 out[i] = exc
                 continue
             ep.current.dropped_turns, ep.current.prompt_tokens = dropped, n_tokens
-            hit = self.cache.get((prompt, gen_kwargs)) if self.cache is not None else None
+            images = renderer.images(ep, dropped)
+            args = multimodal.visual_args(prompt, gen_kwargs, images) if images else (prompt, gen_kwargs)
+            # lm-eval's cache key hashes images by content, so two episodes' identical texts with
+            # different images are different rows.
+            hit = self.cache.get(args) if self.cache is not None else None
             if hit is not None:  # finished in an earlier, interrupted run: no model call
                 out[i], ep.current.cached_tokens = hit.reply, hit.cached_tokens
                 self.replayed += 1
                 continue
             task, index = ep.spec.get("task"), ep.spec.get("index")
             # doc_id reaches the backend on 0.4.13 too (through the metadata tuple)
-            request = make_instance("generate_until", (prompt, gen_kwargs), task_name=task, doc_id=index, metadata=(task, index, 1))
+            request = make_instance("generate_until", args, task_name=task, doc_id=index, metadata=(task, index, 1))
             batch.append(request)
             slots.append(i)
         if batch:
-            if vllm_backend.is_vllm(self.lm):
-                replies = self._generate_vllm(batch, [episodes[i] for i in slots])
-            elif self._auto_batch is not None:
-                with self._auto_batch.turn(self.lm, len(batch)):
-                    replies = _generate(self.lm, batch)
-            else:
-                replies = _generate(self.lm, batch)
-            replies = list(replies)
-            if len(replies) != len(batch):
-                raise RuntimeError(f"the backend returned {len(replies)} replies for {len(batch)} requests")
+            replies: list[Any] = [None] * len(batch)
+            # Text and visual requests never share a call (a multimodal model reads the first one).
+            for group in multimodal.split_calls(batch):
+                part = self._generate([batch[g] for g in group], [episodes[slots[g]] for g in group])
+                for g, reply in zip(group, part):
+                    replies[g] = reply
             self.generated += len(batch)
             for i, request, reply in zip(slots, batch, replies):
                 out[i] = reply
@@ -189,6 +201,20 @@ class LMPlayer:
             if self.cache is not None:
                 self.cache.commit()
         return out  # type: ignore[return-value]
+
+    def _generate(self, batch: list[Instance], episodes: list[runner.Episode]) -> list[str]:
+        """One ``generate_until`` call (one engine call on vLLM) over ``batch``."""
+        if vllm_backend.is_vllm(self.lm):
+            replies = self._generate_vllm(batch, episodes)
+        elif self._auto_batch is not None:
+            with self._auto_batch.turn(self.lm, len(batch)):
+                replies = _generate(self.lm, batch)
+        else:
+            replies = _generate(self.lm, batch)
+        replies = list(replies)
+        if len(replies) != len(batch):
+            raise RuntimeError(f"the backend returned {len(replies)} replies for {len(batch)} requests")
+        return replies
 
     def _generate_vllm(self, batch: list[Instance], episodes: list[runner.Episode]) -> list[str]:
         """One engine call for the turn; records each episode's prefix-cache hits."""
@@ -209,9 +235,11 @@ class LMPlayer:
             lm = self.lm
             max_length = getattr(lm, "max_length", None)
             budget = None if not isinstance(max_length, int) else max(1, max_length - key[2])
+            count_text = _token_counter(lm)
             self._renderers[key] = Renderer(
                 chat_template=(lambda msgs: lm.apply_chat_template(msgs)) if key[0] else None,
-                count_tokens=_token_counter(lm),
+                count_tokens=count_text,
+                count_image_tokens=multimodal.image_token_counter(lm, count_text),
                 max_prompt_tokens=budget,
                 system_instruction=key[1],
             )

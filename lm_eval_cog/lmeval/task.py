@@ -106,6 +106,11 @@ class InteractiveTask(ConfigurableTask):
         super().__init__(config=cfg)
         # The evaluator groups requests by this; the config keeps generate_until for --gen_kwargs.
         self.OUTPUT_TYPE = REQUEST_TYPE
+        # Episodes that show images (wcst modality "image"): lm-eval's evaluator then refuses a
+        # text-only model before any request ("... require multimodal input ..."), as it does for
+        # a YAML task with doc_to_image.
+        if getattr(self.params, "modality", None) == "image":
+            self.MULTIMODAL = True
 
     # ---------------------------------------------------------------- documents
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:

@@ -32,7 +32,10 @@ PARADIGM = Paradigm(
     agents=AGENTS,
     # A random sort is right with p = 1/4 on every trial whatever the rule, its schedule or
     # the words used (exactly one option matches per dimension): the score is unchanged.
-    chance_invariant=("strategy", "exclusivity_hint", "fixed_rule", "announce_rule", "theme", "roleplay"),
+    # Nor whether the cards are described or drawn, nor how many past images are kept.
+    chance_invariant=(
+        "strategy", "exclusivity_hint", "fixed_rule", "announce_rule", "theme", "roleplay", "modality", "image_history",
+    ),
 )
 
 __all__ = [

@@ -27,6 +27,7 @@ from lm_eval_cog.paradigms.base import (
     read_choice,
     require_int,
 )
+from lm_eval_cog.paradigms.images import IMAGE_PLACEHOLDER, TurnImage
 
 # --------------------------------------------------------------------------- #
 # Stimuli
@@ -98,6 +99,12 @@ ROLEPLAYS: Mapping[str, str] = {
     ),
 }
 ROLEPLAY_CLOSING = "Stay in this role for the whole test and answer every trial in the required format."
+
+#: Modalities (values of ``WCSTParams.modality``): cards described in words (Hao et al.'s TI), or
+#: drawn, one image per trial (their VI, for vision-language models).
+MODALITY_TEXT = "text"
+MODALITY_IMAGE = "image"
+MODALITIES: tuple[str, ...] = (MODALITY_TEXT, MODALITY_IMAGE)
 
 
 def card_text(card: Mapping[str, Any]) -> str:
@@ -232,6 +239,13 @@ class WCSTParams:
         roleplay: ``None`` or an executive impairment to role-play (Hao et al. Table IV):
             ``"goal_maintenance"``, ``"inhibitory_control"``, ``"adaptive_updating"``;
             the wording is ours (the paper does not publish it).
+        modality: ``"text"`` (cards described in words) or ``"image"``: each trial's cards are
+            drawn as one image (Hao et al.'s visual input; :mod:`.visual`), which replaces the
+            card descriptions in the messages (models need lm-eval's multimodal interface).
+        image_history: with ``modality="image"``, how many of the latest images stay in the
+            conversation: ``None`` keeps all (Hao et al. resent the whole history, their Table VI),
+            ``k`` keeps the last ``k``; an older image is replaced by a short text note. Old turns
+            dropped to fit the context window take their images with them.
     """
 
     strategy: Strategy = Strategy.COT
@@ -244,6 +258,8 @@ class WCSTParams:
     announce_rule: bool = False
     theme: str = THEME_CARDS
     roleplay: str | None = None
+    modality: str = MODALITY_TEXT
+    image_history: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "strategy", coerce_strategy(self.strategy))
@@ -273,11 +289,23 @@ class WCSTParams:
             raise ValueError(
                 f"wcst parameter 'roleplay' must be null or one of {', '.join(ROLEPLAYS)}, got {self.roleplay!r}"
             )
+        self._check_modality()
         if self.schedule == SCHEDULE_FIXED and self.trials % FIXED_BLOCKS != 0:
             raise ValueError(
                 f"wcst parameter 'trials' must be a multiple of {FIXED_BLOCKS} with schedule 'fixed' "
                 f"(each rule used twice in equal blocks), got {self.trials!r}"
             )
+
+    def _check_modality(self) -> None:
+        if self.modality not in MODALITIES:
+            raise ValueError(f"wcst parameter 'modality' must be one of {', '.join(MODALITIES)}, got {self.modality!r}")
+        if self.image_history is not None:
+            object.__setattr__(self, "image_history", require_int("wcst", "image_history", self.image_history, 1))
+            if self.modality != MODALITY_IMAGE:
+                raise ValueError("wcst parameter 'image_history' needs modality 'image' (text trials have no images)")
+        if self.modality == MODALITY_IMAGE and self.theme != THEME_CARDS:
+            # The images draw shapes and colours; drawing orbits and atmospheres would be another stimulus set.
+            raise ValueError(f"wcst parameter 'theme' must be {THEME_CARDS!r} with modality 'image', got {self.theme!r}")
 
     @property
     def max_turns(self) -> int:
@@ -431,6 +459,24 @@ ALIEN_ANNOUNCED_RULE: Mapping[str, str] = {
 }
 
 
+#: What each image shows, by deck (ours: Hao et al. do not print their visual instructions).
+IMAGE_INSTRUCTIONS: Mapping[str, str] = {
+    DECK_FIXED_KEYS: (
+        "Each trial is shown as an image: the four key cards in the top row, labelled Card 1 to Card 4, "
+        "and your card in the bottom row."
+    ),
+    DECK_PER_TRIAL: (
+        "Each trial is shown as an image: four option cards in the top row, labelled Option 1 to Option 4, "
+        "and your card in the bottom row."
+    ),
+}
+#: The question of a visual trial, by deck; the image goes where the placeholder is (ours).
+IMAGE_QUESTIONS: Mapping[str, str] = {
+    DECK_FIXED_KEYS: f"{IMAGE_PLACEHOLDER}\nWhich key card does your card match? Answer with its number.",
+    DECK_PER_TRIAL: f"{IMAGE_PLACEHOLDER}\nWhich option does your card match? Answer with its number.",
+}
+
+
 def system_prompt(params: WCSTParams) -> str:
     """Task instructions (adapted from Hao et al. and Kennedy & Nowak, Appendix A)."""
     alien = params.theme == THEME_ALIEN
@@ -445,7 +491,11 @@ def system_prompt(params: WCSTParams) -> str:
         )
     else:
         lines.append("You are performing the Wisconsin Card Sorting Test.")
-    if params.deck == DECK_FIXED_KEYS:
+    if params.modality == MODALITY_IMAGE:
+        lines.append(IMAGE_INSTRUCTIONS[params.deck])
+    if params.deck == DECK_FIXED_KEYS and params.modality == MODALITY_IMAGE:
+        lines.append("In each trial you are shown a new card and must match it to one of the four key cards.")
+    elif params.deck == DECK_FIXED_KEYS:
         lines.append("There are four key systems:" if alien else "There are four key cards on the table:")
         lines += [f"{item.capitalize()} {k + 1}: {describe(c, params.theme)}" for k, c in enumerate(KEY_CARDS)]
         lines.append(f"In each trial you are shown a new {item} and must match it to one of the four key {items}.")
@@ -472,7 +522,9 @@ def system_prompt(params: WCSTParams) -> str:
 
 
 def stimulus_text(params: WCSTParams, card: Mapping[str, Any], options: Sequence[Mapping[str, Any]]) -> str:
-    """The question of one trial."""
+    """The question of one trial (with ``modality="image"``: the image placeholder and the question)."""
+    if params.modality == MODALITY_IMAGE:
+        return IMAGE_QUESTIONS[params.deck]
     item = "system" if params.theme == THEME_ALIEN else "card"
     if params.deck == DECK_FIXED_KEYS:
         return (
@@ -637,6 +689,19 @@ class WCSTEnv(Env):
         if terminated:
             return f"{feedback}\n\n{CLOSING}", True, info
         return f"{feedback}\n\n{stimulus_text(p, self._cards[trial], self._options[trial])}", False, info
+
+    def turn_image(self) -> TurnImage | None:
+        """The image of the trial the current message asks about (``modality="image"``), drawn
+        only when :meth:`TurnImage.render` is called; None in text mode and after the last trial."""
+        i = len(self.log)
+        if self.params.modality != MODALITY_IMAGE or not self._reset_called or i >= self.params.trials:
+            return None
+        card, options = self._cards[i], self._options[i]
+        per_trial = self.params.deck == DECK_PER_TRIAL
+        # Imported here: Pillow is needed only when pixels are (text runs never import it).
+        from lm_eval_cog.paradigms.wcst.visual import render_trial
+
+        return TurnImage(shows={"trial": i + 1}, draw=lambda: render_trial(card, options, per_trial_options=per_trial))
 
     @property
     def current_rule(self) -> str:
