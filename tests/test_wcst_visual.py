@@ -490,3 +490,29 @@ def test_probe_through_lm_eval_scores_100_and_a_swapped_palette_lowers_it(monkey
     assert row["acc_color,none"] < 100 and row["acc_overall,none"] < 100
     assert row["acc_shape,none"] == row["acc_number,none"] == row["acc_count,none"] == 100
     assert not math.isnan(row["acc_overall,none"])
+
+
+def test_use_cache_keys_visual_turns_by_their_images_too():
+    # Turn 1 of every episode has the same text ("<image>\nWhich key card ..."): the key must
+    # hash the pixels (lm-eval's hash_args does), or episode 2 would replay episode 1's reply.
+    from lm_eval_cog.lmeval.episode_cache import TurnCache
+
+    class Db(dict):
+        def commit(self):
+            pass
+
+    cache = TurnCache(Db(), "m")
+    gen = {"until": [], "do_sample": False}
+    a, b = visual.render_trial(ALL_CARDS[0], KEY_CARDS), visual.render_trial(ALL_CARDS[1], KEY_CARDS)
+    assert cache.key(("p", gen, {"visual": [a]})) != cache.key(("p", gen, {"visual": [b]}))
+    assert cache.key(("p", gen, {"visual": [a]})) == cache.key(("p", gen, {"visual": [a.copy()]}))
+
+
+def test_use_cache_replays_a_visual_run_without_model_calls(tmp_path):
+    kwargs = {"metadata": {"wcst": {"trials": 5}}, "use_cache": str(tmp_path / "cache")}
+    first = RecordingVLM()
+    out1 = evaluate(first, ["cog_wcst_visual_direct"], limit=2, **kwargs)
+    again = RecordingVLM()
+    out2 = evaluate(again, ["cog_wcst_visual_direct"], limit=2, **kwargs)
+    assert len(first.calls) == 5 and again.calls == []
+    assert transcripts(out1, "cog_wcst_visual_direct") == transcripts(out2, "cog_wcst_visual_direct")
