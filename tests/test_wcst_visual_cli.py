@@ -54,3 +54,38 @@ def test_a_text_only_model_is_told_the_task_needs_a_multimodal_model(tmp_path):
     assert proc.returncode != 0
     assert "['cog_wcst_visual'] which require multimodal input" in proc.stderr
     assert "['hf-multimodal', 'vllm-vlm']" in proc.stderr
+
+
+def test_real_hf_multimodal_path_with_a_tiny_random_llava(tmp_path):
+    # lm-eval's own HFMultimodalLM: <image> -> the model's image token, the processor expands each
+    # into IMAGE_TOKENS tokens; the seam's prompt_tokens must be that real count, not tok_encode's.
+    import pytest
+
+    try:
+        from lm_eval_cog.smollm2 import model_dir
+
+        tokenizer_dir = str(model_dir())
+    except FileNotFoundError as exc:
+        pytest.skip(f"embedded SmolLM2 tokenizer not installed: {exc}")
+    import tiny_llava
+    from transformers import AutoTokenizer
+
+    from lm_eval_cog.transcripts import rebuild_prompt
+
+    model = tiny_llava.build(tmp_path / "llava", tokenizer_dir)
+    cmd = [
+        LM_EVAL, "--model", "hf-multimodal", "--model_args", f"pretrained={model},max_length=2048,dtype=float32",
+        "--tasks", "cog_wcst_visual_direct,cog_wcst_visual_probe", "--limit", "2", "--gen_kwargs", "max_gen_toks=4",
+        "--metadata", '{"wcst": {"trials": 4}}', "--output_path", str(tmp_path / "out"), "--log_samples",
+    ]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-6000:]
+    (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_wcst_visual_direct_*.jsonl"))
+    tok = AutoTokenizer.from_pretrained(model)
+    for t in read_transcripts(samples):
+        assert t["status"] == "completed" and len(t["trials"]) == 4
+        for k, turn in enumerate(t["turns"]):
+            text_tokens = len(tok(rebuild_prompt(t, k))["input_ids"])  # <image> is one token here
+            assert turn["prompt_tokens"] == text_tokens + (k + 1) * (tiny_llava.IMAGE_TOKENS - 1)
+    (probe,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_wcst_visual_probe_*.jsonl"))
+    assert sum(1 for _ in open(probe)) == 2
