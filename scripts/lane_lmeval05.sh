@@ -2,7 +2,8 @@
 # CI lane: lm-eval's next release, 0.5.0.dev1 (a pre-release on PyPI). First the package's
 # lm-eval-facing tests on 0.5.0.dev1; then the same runs on 0.5.0.dev1 and on 0.4.13, in one
 # venv (only lm-eval is swapped), must give the same numbers: the reference players on
-# cog_wcst_direct and the cog_reflection_bench group, and SmolLM2-135M-Instruct on a few
+# cog_wcst_direct and the cog_reflection_bench group, the static probes (cog_static) and
+# cog_flexibility, and SmolLM2-135M-Instruct on a few
 # WCST trials (its replies must match too).
 #
 #   bash scripts/lane_lmeval05.sh        # KEEP_VENV=1 reuses .venv-lmeval05,
@@ -40,6 +41,10 @@ run_all() {  # $1: label (an output folder per run)
   "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=optimal --tasks cog_wcst_direct,cog_reflection_bench \
     --limit 2 --output_path "$OUT/$1/baseline" >"$OUT/$1.baseline.log" 2>&1 \
     || { tail -n 40 "$OUT/$1.baseline.log"; exit 1; }
+  # The static probes (both forms, every group) and the flexibility suite with the lure-taking player.
+  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=prepotent --tasks cog_static,cog_flexibility \
+    --limit 6 --output_path "$OUT/$1/static" >"$OUT/$1.static.log" 2>&1 \
+    || { tail -n 40 "$OUT/$1.static.log"; exit 1; }
   "$VENV/bin/lm_eval" --model hf --model_args "pretrained=$MODEL,dtype=float32" --device cpu --apply_chat_template \
     --tasks cog_wcst_direct --limit 2 --metadata '{"wcst": {"trials": 3}}' --gen_kwargs max_gen_toks=8 \
     --log_samples --output_path "$OUT/$1/model" >"$OUT/$1.model.log" 2>&1 \
@@ -63,13 +68,13 @@ def results(label, run):
 def values(res):
     # 0.5 names a group's member "group::task" in the results; 0.4.13 just "task".
     return {(task.split("::")[-1], key): val for task, row in res.items() for key, val in row.items()
-            if key.endswith(",none") and "_stderr" not in key}
+            if key.endswith((",none", ",answer_line")) and "_stderr" not in key}
 
 def same(a, b):
     return (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or a == b
 
 bad = []
-for run in ("baseline", "model"):
+for run in ("baseline", "static", "model"):
     new, old = values(results("v05", run)), values(results("v0413", run))
     for key in sorted(new.keys() | old.keys()):
         if not same(new.get(key), old.get(key)):
