@@ -1,0 +1,48 @@
+"""End to end: every static probe, both forms, with the real SmolLM2-135M-Instruct through the
+stock ``lm_eval`` command, in one invocation (CPU budget: 4 items per task, capped replies)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+from pathlib import Path
+
+from lm_eval_cog.probes.core import REGISTRY, get_probe
+from test_e2e_cli import run_lm_eval, smollm2_dir
+
+LIMIT = 4
+
+
+def test_smollm2_runs_cog_static_with_per_condition_metrics_and_group_scores(tmp_path):
+    model = smollm2_dir()
+    run_lm_eval(
+        tmp_path,
+        "--model", "hf",
+        "--model_args", f"pretrained={model},dtype=float32,max_length=2048",
+        "--tasks", "cog_static",
+        "--limit", str(LIMIT),
+        "--batch_size", "8",
+        "--apply_chat_template",
+        "--gen_kwargs", "max_gen_toks=32",
+    )
+    (path,) = glob.glob(str(tmp_path / "out" / "*" / "results_*.json"))
+    results = json.loads(Path(path).read_text())["results"]
+    for name in REGISTRY:
+        probe = get_probe(name)
+        seen = {d["condition"] for d in probe.generate(1234, LIMIT)}
+        for form, key in (("mc", "none"), ("gen", "answer_line")):
+            got = results[f"cog_{name}_{form}"]
+            assert 0.0 <= got[f"acc,{key}"] <= 1.0
+            for condition in seen:
+                assert 0.0 <= got[f"acc_{condition},{key}"] <= 1.0, (name, form, condition)
+            for effect in probe.effects:  # present; NaN where --limit left a side out
+                assert f"{effect},{key}" in got
+        assert 0.0 <= results[f"cog_{name}_gen"]["invalid_rate,answer_line"] <= 1.0
+        assert not math.isnan(results[f"cog_{name}_mc"]["acc_norm,none"])
+    assert 0.0 <= results["cog_static"]["acc,none"] <= 1.0
+    assert 0.0 <= results["cog_static"]["acc,answer_line"] <= 1.0
+    # Every reply is logged with the answer line lm-eval's filter read from it.
+    (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_stroop_gen_*.jsonl"))
+    rows = [json.loads(line) for line in Path(samples).read_text().splitlines()]
+    assert len(rows) == LIMIT and all(isinstance(r["filtered_resps"][0], str) for r in rows)
