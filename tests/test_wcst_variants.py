@@ -156,7 +156,7 @@ def test_variant_overrides_merge_under_the_users_metadata():
         paradigm_overrides({"variant": "shape"}, "wcst")
 
 
-def test_variant_tasks_through_lm_eval_keep_their_variant_under_user_metadata(tmp_path):
+def test_variant_and_lnt_tasks_through_lm_eval_give_the_reference_values(tmp_path):
     import glob
     import json
     import os
@@ -167,7 +167,7 @@ def test_variant_tasks_through_lm_eval_keep_their_variant_under_user_metadata(tm
 
     proc = subprocess.run(
         [LM_EVAL, "--model", "cog_baseline", "--model_args", "policy=optimal", "--tasks",
-         "cog_wcst_kennedy_shape,cog_wcst_alien,cog_wcst", "--limit", "2",
+         "cog_wcst_kennedy_shape,cog_wcst_alien,cog_wcst,cog_lnt,cog_lnt_letter", "--limit", "2",
          "--metadata", '{"wcst": {"trials": 20}}', "--output_path", str(tmp_path / "out")],
         cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=600,
     )
@@ -177,5 +177,8 @@ def test_variant_tasks_through_lm_eval_keep_their_variant_under_user_metadata(tm
     # --metadata's wcst dict shortens the test and leaves the task's fixed, announced rule in place.
     assert results["cog_wcst_kennedy_shape"]["acc,none"] == 1.0
     assert results["cog_wcst_kennedy_shape"]["categories_completed,none"] == 3.0  # 20 // 6
+    # LNT: the reactive ideal player scores 21/25 or 22/25 per run; a known task, 25/25.
+    assert 0.84 <= results["cog_lnt"]["acc,none"] <= 0.88 and results["cog_lnt"]["categories_completed,none"] == 3.0
+    assert results["cog_lnt_letter"]["acc,none"] == 1.0
     alien = {k: v for k, v in results["cog_wcst_alien"].items() if k not in ("alias", "name")}
     assert alien == {k: v for k, v in results["cog_wcst"].items() if k not in ("alias", "name")}
