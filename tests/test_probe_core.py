@@ -151,3 +151,22 @@ def test_every_probe_optimal_player_scores_one_and_random_player_meets_analytic_
     se = math.sqrt(chance * (1 - chance) / len(docs))
     assert abs(rand["acc"] - chance) < 3.5 * se
     assert play(probe, "random", docs, "mc")["acc"] == rand["acc"]  # the same choices in both forms
+
+
+def test_mc_implicit_calibration_brier_score_from_the_softmax_of_the_log_likelihoods():
+    # lls ln(0.5), ln(0.25), ln(0.125), ln(0.125): p = (0.5, 0.25, 0.125, 0.125); gold = 3 (yellow).
+    lls = [math.log(0.5), math.log(0.25), math.log(0.125), math.log(0.125)]
+    scores = STROOP.score_mc(_doc(), lls)
+    # Brier = 0.5^2 + 0.25^2 + 0.125^2 + (0.125 - 1)^2 = 0.25 + 0.0625 + 0.015625 + 0.765625 = 1.09375
+    assert scores["brier_score"] == pytest.approx(1.09375)
+    assert scores["ece"] == (pytest.approx(0.5), 0.0)  # confidence in the chosen (wrong) answer
+
+
+def test_ece_weights_each_bin_by_its_share_of_items():
+    # Bin (0.9, 1.0]: confidences 0.95, 0.95, accuracy 1/2 -> |0.5 - 0.95| = 0.45, weight 2/4.
+    # Bin (0.6, 0.7]: confidences 0.65, 0.65, accuracy 1 -> |1 - 0.65| = 0.35, weight 2/4.
+    items = [(0.95, 1.0), (0.95, 0.0), (0.65, 1.0), (0.65, 1.0)]
+    assert agg.ece(items) == pytest.approx(0.5 * 0.45 + 0.5 * 0.35)
+    assert agg.ece([(0.0, 0.0), (1.0, 1.0)]) == 0.0  # the edges fall in the first and the last bin
+    assert agg.ece([(0.7, 1.0)]) == pytest.approx(0.3)
+    assert math.isnan(agg.ece([]))

@@ -49,3 +49,22 @@ def pooled_dprime(items: Sequence[tuple[int, int, int, int]]) -> float:
     the summed counts ``(hits, signal trials, false alarms, noise trials)``."""
     hits, signal, fas, noise = (sum(int(item[k]) for item in items) for k in range(4))
     return d_prime(hits, signal, fas, noise)
+
+
+def ece(items: Sequence[tuple[float, float]], bins: int = 10) -> float:
+    """Expected calibration error (Naeini et al. 2015; Guo et al. 2017) of items
+    ``(confidence, correct)``: sum over equal-width confidence bins of
+    (items in bin / N) * |accuracy in bin - mean confidence in bin|. Bin b holds
+    confidences in (b/bins, (b+1)/bins]; a confidence of 0 falls in the first bin.
+    """
+    if not items:
+        return math.nan
+    total = 0.0
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        inside = [(c, y) for c, y in items if (low < c <= high) or (b == 0 and c == 0.0)]
+        if inside:
+            conf = sum(c for c, _ in inside) / len(inside)
+            acc = sum(y for _, y in inside) / len(inside)
+            total += len(inside) / len(items) * abs(acc - conf)
+    return total

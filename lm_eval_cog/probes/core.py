@@ -58,6 +58,9 @@ REGISTRY: dict[str, str] = {
     for m in pkgutil.iter_modules([str(Path(__file__).parent)])
     if not m.ispkg and not m.name.startswith("_") and m.name not in _NOT_PROBES
 }
+#: Standard metrics aggregated otherwise than by the mean: name -> (aggregation, higher_is_better).
+#: ``ece``: the MC form's implicit calibration (see :meth:`Probe.score_mc`).
+CALIBRATION: dict[str, tuple[str, bool]] = {"ece": ("ece", False)}
 #: The reference players of ``--model cog_baseline`` on probes.
 POLICIES = ("random", "optimal", "prepotent")
 
@@ -163,7 +166,7 @@ class Probe:
     def metric_names(self, form: str) -> list[str]:
         """Every metric a document of ``form`` (``mc`` or ``gen``) can report, in order."""
         mc = form == "mc"
-        names = ["acc", "acc_norm"] if mc else ["acc", "invalid_rate"]
+        names = ["acc", "acc_norm", "brier_score", "ece"] if mc else ["acc", "invalid_rate"]
         names += ["lure_margin"] if mc and self.lure_conditions else []
         names += ["acc_chance"] + [f"acc_{c}" for c in self.conditions]
         names += [f"lure_margin_{c}" for c in self.lure_conditions] if form == "mc" else []
@@ -184,12 +187,32 @@ class Probe:
         pred = None if answer == NO_ANSWER else self.read(doc, answer)
         return {**self.score(doc, pred), "invalid_rate": float(pred is None)}
 
+    @property
+    def custom_aggregations(self) -> dict[str, tuple[str, bool]]:
+        """Every metric not aggregated by the mean: the calibration metric and the effects."""
+        return {**CALIBRATION, **self.effects}
+
     def score_mc(self, doc: Mapping[str, Any], lls: Sequence[float]) -> dict[str, Any]:
-        """Metrics of a ``_mc`` item from the log-likelihood of each choice."""
+        """Metrics of a ``_mc`` item from the log-likelihood of each choice.
+
+        Implicit calibration (a base model states no confidence): p = softmax of the
+        choices' log-likelihoods. ``brier_score`` = sum over choices of (p_k - 1[k = gold])^2
+        (Brier 1950; lm-eval's multi-class ``brier_score``), 0 best, 2 worst;
+        ``ece`` gets (p of the chosen answer, correct) for the expected calibration error.
+        """
         lls = np.asarray(lls, dtype=float)
         lengths = np.array([float(len(c)) for c in doc["choices"]])
         pred = int(np.argmax(lls))
-        out = {**self.score(doc, pred), "acc_norm": float(int(np.argmax(lls / lengths)) == doc["gold"])}
+        probs = np.exp(lls - lls.max())
+        probs /= probs.sum()
+        truth = np.zeros_like(probs)
+        truth[doc["gold"]] = 1.0
+        out = {
+            **self.score(doc, pred),
+            "acc_norm": float(int(np.argmax(lls / lengths)) == doc["gold"]),
+            "brier_score": float(np.sum((probs - truth) ** 2)),
+            "ece": (float(probs[pred]), float(pred == doc["gold"])),
+        }
         if doc["lure"] != -1:
             margin = float(lls[doc["gold"]] - lls[doc["lure"]])
             out["lure_margin"] = out[f"lure_margin_{doc['condition']}"] = margin

@@ -22,9 +22,9 @@ AGGREGATIONS = "lm_eval_cog.probes.aggregations"
 
 def aggregation(probe: Probe, metric: str) -> Any:
     """The aggregation function of one of ``probe``'s metrics (mean for the standard ones)."""
-    if metric not in probe.effects:
+    if metric not in probe.custom_aggregations:
         return lambda values: float(np.mean(values))
-    path = probe.effects[metric][0]
+    path = probe.custom_aggregations[metric][0]
     module, _, name = (path if "." in path else f"{AGGREGATIONS}.{path}").rpartition(".")
     return getattr(importlib.import_module(module), name)
 
