@@ -99,13 +99,18 @@ def test_hf_hub_log_args_without_pushing_write_the_ordinary_local_files(cli_run)
     assert results["config"]["model"] == "dummy" and "cog_wcst_direct" in results["configs"]
 
 
-def test_ls_tasks_shows_an_output_type_for_every_interactive_task():
-    # What `lm_eval ls tasks` prints (lm-eval's TaskManager.list_all_tasks), for our folder alone.
+def test_ls_tasks_shows_every_task_with_its_output_type():
+    # What `lm_eval ls tasks` prints (lm-eval's TaskManager.list_all_tasks), for our folder alone:
+    # interactive tasks show generate_until (the type --gen_kwargs applies to), the static probes'
+    # _mc forms multiple_choice, every other task (_gen forms, oddball, visual probe) generate_until.
     table = TaskManager(include_path=str(task_dir()), include_defaults=False).list_all_tasks(list_groups=False, list_tags=False)
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines() if line.startswith("|cog_")]
-    interactive = [p for p in task_dir().rglob("cog_*.yaml") if "InteractiveTask" in p.read_text()]
-    assert len(rows) == len(interactive) + 1 == 29  # + cog_oddball (a YAML generate_until task)
-    assert {row[0]: row[-1] for row in rows if row[-1] != "generate_until"} == {}
+    expected = {
+        p.stem: "multiple_choice" if p.stem.endswith("_mc") and p.parent.name == "probes" else "generate_until"
+        for p in task_dir().rglob("cog_*.yaml")
+    }
+    assert {row[0]: row[-1] for row in rows} == expected
+    assert sum("InteractiveTask" in p.read_text() for p in task_dir().rglob("cog_*.yaml")) >= 40
 
 
 # ---------------------------------------------------------------- in-process (simple_evaluate)
