@@ -24,7 +24,8 @@ OUT = Path(__file__).resolve().parents[1] / "task_configs" / "probes"
 AGGREGATIONS = "lm_eval_cog.probes.aggregations"
 #: Abilities in the order of the battery (group cog_<ability>).
 ABILITIES = (
-    "inhibition", "working_memory", "flexibility", "planning", "logical_reasoning", "causal_reasoning", "theory_of_mind", "induction",
+    "inhibition", "working_memory", "flexibility", "planning", "logical_reasoning", "causal_reasoning", "theory_of_mind",
+    "induction", "rule_application",
 )
 #: Group names that differ from cog_<ability>: cog_flexibility is the interactive WCST + LNT
 #: measure (Momentè et al.); the static companions have their own group.

@@ -149,7 +149,7 @@ def draw_rule(rng: np.random.Generator, kind: str) -> Rule:
 
 class Classification(Probe):
     name = "classification"
-    ability = "induction"  # closest of the battery's abilities (CogProbe: procedural rule execution)
+    ability = "rule_application"  # CogProbe's procedural rule execution: stated category rules, applied
     Params = ClassificationParams
     conditions = CONDITIONS
     lure_conditions = ("negative_match",)

@@ -172,7 +172,7 @@ RULES = (
 
 class RuleExecution(Probe):
     name = "rule_execution"
-    ability = "induction"  # closest of the battery's abilities: instructed rule application (CogProbe's procedural group)
+    ability = "rule_application"  # CogProbe's procedural rule execution: instructed rules, applied
     Params = RuleExecutionParams
     conditions = CONDITIONS
     lure_conditions = ("after",)
