@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+import zlib
 
 import numpy as np
 
@@ -176,3 +177,47 @@ def follows(spec: str, triple: Sequence[int], bound: int) -> bool:
     if index is None:
         return rule_of(spec).holds(*triple)
     return bool(mask(spec, bound)[index])
+
+
+# --------------------------------------------------------------------------- #
+# Triples beyond the grid (the scorer's far sample)
+# --------------------------------------------------------------------------- #
+
+#: Far triples per hidden rule: this many of its positives and as many uniform ones.
+FAR_SAMPLE = 2000
+
+
+def _positives(spec: str, bound: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` triples following ``spec`` with values in ``[-bound, bound]`` (family samplers)."""
+    family, p = split(spec)
+    draw = lambda lo, hi: rng.integers(lo, hi + 1, size=n)  # noqa: E731
+    if family in ("inc", "even_inc", "div_inc"):
+        step = {"inc": 1, "even_inc": 2}.get(family, p or 1)
+        top = bound // step
+        # Three multiples of `step`, sorted; draws with a repeated value are dropped.
+        values = np.sort(rng.integers(-top, top + 1, size=(n, 3)), axis=1) * step
+        keep = (values[:, 0] < values[:, 1]) & (values[:, 1] < values[:, 2])
+        return values[keep]
+    if family == "inc_by_k":
+        x = draw(-bound, bound - 2 * p)
+        return np.stack([x, x + p, x + 2 * p], axis=1)
+    if family == "sum_rule":
+        x = draw(-bound, bound)
+        y = rng.integers(np.maximum(-bound, -bound - x), np.minimum(bound, bound - x) + 1)
+        return np.stack([x, y, x + y], axis=1)
+    top = bound // (p * p)
+    x = draw(-top, top)
+    return np.stack([x, p * x, p * p * x], axis=1)
+
+
+@lru_cache(maxsize=64)
+def far_triples(spec: str, bound: int) -> np.ndarray:
+    """A fixed sample of the query domain ``[-bound, bound]^3`` for scoring rules stated for ``spec``:
+    up to :data:`FAR_SAMPLE` of its positives and :data:`FAR_SAMPLE` uniform triples (seeded by the
+    spec and bound alone, so every model and every rescoring sees the same sample)."""
+    rng = np.random.default_rng([zlib.crc32(spec.encode()), bound])
+    positives = _positives(spec, bound, FAR_SAMPLE, rng)
+    uniform = rng.integers(-bound, bound + 1, size=(FAR_SAMPLE, 3))
+    out = np.concatenate([positives, uniform]).astype(np.int64)
+    out.setflags(write=False)
+    return out

@@ -42,8 +42,8 @@ import numpy as np
 
 #: Longest rule text read (characters, after the ``RULE:`` marker).
 MAX_CHARS = 500
-#: Most syntax-tree nodes in a rule (``(x < y < z) and (x % 3 == 0 and ...)`` has ~40).
-MAX_NODES = 200
+#: Most syntax-tree nodes in a rule, contexts and operators included (CogProbe's div3_inc has 37).
+MAX_NODES = 500
 #: Deepest nesting of the syntax tree.
 MAX_DEPTH = 32
 #: Largest integer literal, in magnitude.

@@ -6,13 +6,16 @@ The scorer reads these fields of the per-reply records of
 re-read from its text by the same checked reader and evaluated by tree walking.
 
 **Exact.** A stated rule is correct iff it gives the hidden rule's answer on every triple of
-the evaluation set E = the grid ``[-grid, grid]^3`` (226,981 triples by default) plus every
-triple seen in the episode (the initial one and the queries, some of which may lie outside
-the grid). Every hidden rule is decided by its restriction to the grid among the rules a
-model plausibly writes; a rule that differs only far outside it (``x < y < z and z < 10**6``)
-passes, and the README says so. CogProbe's released outputs show a lenient check that
-accepted rules differing from the hidden one inside any grid (``y * y == x * z and x < y < z``
-for doubling): those are wrong here.
+the evaluation set E: the grid ``[-grid, grid]^3`` (226,981 triples by default), a fixed
+sample of the query domain ``[-query_bound, query_bound]^3`` beyond it (2,000 of the hidden
+rule's positives and 2,000 uniform triples, :func:`~lm_eval_cog.paradigms.wason246.hypotheses.far_triples`),
+and every triple seen in the episode. Values beyond ``query_bound`` can never be queried and
+are outside the task. E is not a proof of equivalence on the whole domain (8 x 10^9 triples):
+a rule that differs from the hidden one only at a few far triples missed by the sample would
+pass; the README gives examples of what is caught. CogProbe's released outputs show a lenient
+check that accepted rules differing from the hidden one inside any grid (``y * y == x * z and
+x < y < z`` for doubling): those are wrong here, and so is their accepted
+``(x + y == z) and (x < 100) and ...`` (the far sample has sums with x >= 100).
 """
 
 from __future__ import annotations
@@ -85,27 +88,34 @@ def _rule_mask(text: str, grid: int, variable_bound: int) -> np.ndarray:
     return out
 
 
-def score_rule(text: str, hidden: str, seen: Sequence[Sequence[int]], grid: int, variable_bound: int) -> RuleScore | None:
+def evaluation_extra(hidden: str, seen: Sequence[Sequence[int]], grid: int, query_bound: int) -> np.ndarray:
+    """The triples of the evaluation set outside the grid: the far sample and the seen triples
+    beyond it, each once (rows sorted)."""
+    extra = np.concatenate([hyp.far_triples(hidden, query_bound), np.asarray(seen, dtype=np.int64).reshape(-1, 3)])
+    outside = np.abs(extra).max(axis=1) > grid
+    return np.unique(extra[outside], axis=0)
+
+
+def score_rule(text: str, hidden: str, seen: Sequence[Sequence[int]], grid: int, query_bound: int) -> RuleScore | None:
     """Compare the rule written ``text`` with the hidden rule ``hidden`` (a spec); None if unreadable.
 
-    ``seen`` are the episode's triples (initial and queries). The evaluation set is the grid
-    plus the seen triples outside it, each counted once.
+    ``seen`` are the episode's triples (initial and queries). The evaluation set is the grid plus
+    :func:`evaluation_extra` (the far sample of the query domain and the seen triples beyond the grid).
     """
-    rule = _rule(text, variable_bound)
+    rule = _rule(text, query_bound)
     if rule is None:
         return None
-    stated, truth = _rule_mask(text, grid, variable_bound), hyp.mask(hidden, grid)
-    outside = sorted({tuple(int(v) for v in t) for t in seen if hyp.grid_index(t, grid) is None})
-    hidden_rule = hyp.rule_of(hidden)
-    stated_out = np.array([rule.holds(*t) for t in outside], dtype=bool)
-    truth_out = np.array([hidden_rule.holds(*t) for t in outside], dtype=bool)
-    positives = int(truth.sum()) + int(truth_out.sum())
-    negatives = truth.size + truth_out.size - positives
-    hits = int((stated & truth).sum()) + int((stated_out & truth_out).sum())
-    rejections = int((~stated & ~truth).sum()) + int((~stated_out & ~truth_out).sum())
+    extra = evaluation_extra(hidden, seen, grid, query_bound)
+    stated = np.concatenate([_rule_mask(text, grid, query_bound), rule.evaluate(*extra.T)])
+    truth = np.concatenate([hyp.mask(hidden, grid), hyp.rule_of(hidden).evaluate(*extra.T)])
+    positives = int(truth.sum())
+    negatives = truth.size - positives
+    hits = int((stated & truth).sum())
+    rejections = int((~stated & ~truth).sum())
     exact = hits == positives and rejections == negatives
     consistent = all(rule.holds(*t) == hyp.follows(hidden, t, grid) for t in seen)
-    return RuleScore(exact=exact, consistent=consistent, agreement=(hits / positives + rejections / negatives) / 2)
+    agreement = (hits / positives + rejections / negatives) / 2
+    return RuleScore(exact=exact, consistent=consistent, agreement=agreement)
 
 
 def wason246_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, float]:
