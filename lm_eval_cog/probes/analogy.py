@@ -1,4 +1,4 @@
-"""Verbal analogies A : B :: C : ? (Gentner, 1983; Sternberg, 1977; CogProbe's "Analogy", Wu et al., 2025).
+"""Verbal analogies A : B :: C : ? (Gentner, 1983; Sternberg, 1977; CogProbe's "Analogy", Cui et al.).
 
 CogProbe defines the operation as "identifying relational similarities between
 different domains" and reuses E-KAR-like items (A : B with four options, scored partly

@@ -1,4 +1,4 @@
-"""Episodic memory (Tulving, 1972; CogProbe's "Episodic Memory", Wu et al., 2025): what, when, where, who.
+"""Episodic memory (Tulving, 1972; CogProbe's "Episodic Memory", Cui et al.): what, when, where, who.
 
 CogProbe defines the operation as "recalling context-specific past experiences or
 events, including associated temporal and spatial information"; its items are
