@@ -449,47 +449,78 @@ def test_task_yamls_are_up_to_date():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def _run(tmp: Path, *args: str) -> dict:
+def _cli(tmp: Path, *args: str) -> dict:
+    """One real ``lm_eval`` run with cog_baseline; returns the results JSON. (The CLI has no
+    --bootstrap_iters: lm-eval bootstraps each nanmean metric, so keep these runs small.)"""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     proc = subprocess.run([LM_EVAL, "--model", "cog_baseline", *args, "--output_path", str(tmp / "out"),
-                           "--log_samples"], cwd=tmp, env=env, capture_output=True, text=True, timeout=900)  # fmt: skip
+                           "--log_samples"], cwd=tmp, env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-6000:]
     (path,) = glob.glob(str(tmp / "out" / "*" / "results_*.json"))
     return json.loads(Path(path).read_text())
 
 
 @pytest.fixture(scope="module")
-def optimal_group(tmp_path_factory) -> tuple[Path, dict]:
-    tmp = tmp_path_factory.mktemp("metacognition")
-    return tmp, _run(tmp, "--model_args", "policy=optimal", "--tasks", "cog_metacognition", "--limit", "2")
+def optimal_group() -> dict:
+    """cog_metacognition, 2 episodes per task, through lm-eval's evaluator (bootstrap off)."""
+    from lm_eval import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    from lm_eval_cog._autoload import task_dir
+    from lm_eval_cog.lmeval.baseline_model import BaselineLM
+
+    return simple_evaluate(
+        model=BaselineLM(policy="optimal"),
+        tasks=["cog_metacognition"],
+        limit=2,
+        task_manager=TaskManager(include_path=str(task_dir()), include_defaults=False),
+        log_samples=True,
+        bootstrap_iters=0,
+    )
 
 
 def test_the_metacognition_group_runs_through_lm_eval_with_the_optimal_player(optimal_group):
-    _, out = optimal_group
-    results = out["results"]
+    results = optimal_group["results"]
     for probe in REFLECT_PROBES:
         r = results[f"cog_{probe}_reflect"]
         assert r["acc_first,none"] == r["acc_final,none"] == r["cqs_answer,none"] == 1.0, probe
         assert r["invalid_rate,none"] == 0.0 and r["episode_failed,none"] == 0.0
+        assert _same(r["acc_final_chance,none"], chance_level(probe)), probe  # the preset's stored level
     assert results["cog_metacognition"]["acc_final,none"] == 1.0
 
 
-def test_transcripts_ask_the_gen_items_and_rescore_offline(optimal_group):
-    from lm_eval_cog.transcripts import read_transcripts, recompute
+def chance_level(probe: str) -> float:
+    from lm_eval_cog.paradigms import chance
 
-    tmp, out = optimal_group
-    (samples,) = glob.glob(str(tmp / "out" / "*" / "samples_cog_deduction_reflect_*.jsonl"))
-    transcripts = read_transcripts(samples)
+    level = chance.stored("reflect", probe)
+    return math.nan if level is None else level.mean
+
+
+def test_episodes_ask_the_gen_items_and_their_transcripts_rescore(optimal_group):
+    from lm_eval_cog.transcripts import score_transcript
+
+    samples = optimal_group["samples"]["cog_deduction_reflect"]
+    transcripts = [json.loads(s["resps"][0][0]) for s in sorted(samples, key=lambda s: s["doc_id"])]
     docs = get_probe("deduction").generate(1234, 2)  # lm-eval's default task seed
     assert [t["turns"][0]["user"] for t in transcripts] == [d["prompt"] + GEN_SUFFIX for d in docs]
-    again = recompute(samples)
-    for name, value in again.items():
-        assert _same(value, out["results"]["cog_deduction_reflect"][f"{name},none"]), name
+    assert [t["params"]["document"] for t in transcripts] == [[1234, 0], [1234, 1]]
+    for sample, transcript in zip(sorted(samples, key=lambda s: s["doc_id"]), transcripts):
+        for name, value in score_transcript(transcript).items():
+            assert _same(value, sample[name]), name
 
 
-def test_cogprobe_task_and_a_damaging_player_through_lm_eval(tmp_path):
-    out = _run(tmp_path, "--model_args", "policy=second_guessing", "--tasks", "cog_deduction_reflect_cogprobe",
+def test_cogprobe_task_with_a_damaging_player_through_the_lm_eval_command(tmp_path):
+    """The real CLI, CogProbe's template, a player that damages every right answer; the
+    samples file rescores offline to the results JSON."""
+    from lm_eval_cog.transcripts import read_transcripts, recompute
+
+    out = _cli(tmp_path, "--model_args", "policy=second_guessing", "--tasks", "cog_deduction_reflect_cogprobe",
                "--limit", "3")  # fmt: skip
     r = out["results"]["cog_deduction_reflect_cogprobe"]
     assert r["acc_first,none"] == 1.0 and r["acc_final,none"] == 0.0 and r["damage_rate,none"] == 1.0
-    assert r["cqs_answer,none"] == pytest.approx(0.75)
+    assert r["cqs_answer,none"] == pytest.approx(0.75) and r["delta,none"] == -1.0
+    (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_deduction_reflect_cogprobe_*.jsonl"))
+    transcript = read_transcripts(samples)[0]
+    assert transcript["turns"][1]["user"].startswith("The task and your response are as follows:\n------\n")
+    for name, value in recompute(samples).items():
+        assert _same(value, r[f"{name},none"]), name
