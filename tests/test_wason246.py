@@ -190,7 +190,7 @@ def _python_oracle(text, t):
     """Python's own value, on test-generated whitelisted text only (never on model output):
     a ZeroDivisionError makes the rule false, as the reader's semantics say."""
     try:
-        return bool(eval(text, {"__builtins__": {"abs": abs}}, dict(zip("xyz", t))))  # noqa: S307
+        return bool(eval(text, {"__builtins__": {"abs": abs}}, dict(zip("xyz", t))))
     except ZeroDivisionError:
         return False
 
@@ -525,7 +525,7 @@ def test_initial_triples_fit_only_the_hidden_rule_its_special_cases_and_generali
 @pytest.mark.parametrize(
     "triple, hidden",
     [((0, 0, 0), "ratio:2"), ((4, 8, 16), "even_inc"), ((10, 12, 14), "inc_by_k:2"), ((3, 6, 12), "ratio:2"),
-     ((2, 4, 6), "inc"), ((-1, -2, -3), "sum_rule")],  # fmt: skip
+     ((2, 4, 6), "inc"), ((-1, -2, -3), "sum_rule")],
 )
 def test_cogprobes_degenerate_triples_are_never_drawn(triple, hidden):
     """Rejected: (0, 0, 0) has zeros (and fits sum_rule); (4, 8, 16) fits ratio:2; (10, 12, 14) fits

@@ -29,7 +29,12 @@ from lm_eval_cog.paradigms.wason246.env import (
     system_prompt,
 )
 from lm_eval_cog.paradigms.wason246.rules import Rule, RuleError, parse_rule
-from lm_eval_cog.paradigms.wason246.scoring import METRIC_NAMES, metric_specs, score_rule, wason246_metrics
+from lm_eval_cog.paradigms.wason246.scoring import (
+    METRIC_NAMES,
+    metric_specs,
+    score_rule,
+    wason246_metrics,
+)
 
 PARADIGM = Paradigm(
     name="wason246",

@@ -150,7 +150,7 @@ def expected_ideal_queries(params: Wason246Params) -> Fraction:
     for spec in specs:
         triples = hyp.accepted(spec, specs, grid)
         # Triples leaving the same candidate set get the same tree, hence the same count.
-        patterns, first, counts = np.unique(admissible[:, triples].T, axis=0, return_index=True, return_counts=True)
+        _, first, counts = np.unique(admissible[:, triples].T, axis=0, return_index=True, return_counts=True)
         queries = sum(
             int(count) * ideal_queries(params, hyp.grid_triple(int(triples[i]), grid), spec)
             for i, count in zip(first, counts)

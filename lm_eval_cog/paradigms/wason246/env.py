@@ -14,7 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from lm_eval_cog.paradigms.base import Env, ParsePath, Strategy, coerce_strategy, require_int
+from lm_eval_cog.paradigms.base import (
+    Env,
+    ParsePath,
+    Strategy,
+    coerce_strategy,
+    require_int,
+)
 from lm_eval_cog.paradigms.wason246 import hypotheses as hyp
 from lm_eval_cog.paradigms.wason246.rules import MAX_CHARS, Rule, RuleError, parse_rule
 
@@ -276,31 +282,40 @@ def triple_text(t: Sequence[int]) -> str:
 def system_prompt(params: Wason246Params) -> str:
     """The instructions: the task (after Wason, 1960), the exact reply format and the rule grammar."""
     b, n = params.query_bound, params.max_queries
-    return "\n".join(
-        [
+    lines = [
+        (
             "I have a secret rule that some triples of integers (x, y, z) follow and others do not. "
-            "Your task is to find the rule.",
+            "Your task is to find the rule."
+        ),
+        (
             f"I will show you one triple that follows the rule. Then you may test up to {n} triples of your "
-            'choice: for each, I will answer "Yes" if it follows the rule and "No" if it does not.',
-            "To test a triple, reply with a line",
-            "QUERY: a, b, c (expect yes)",
-            "or",
-            "QUERY: a, b, c (expect no)",
+            'choice: for each, I will answer "Yes" if it follows the rule and "No" if it does not.'
+        ),
+        "To test a triple, reply with a line",
+        "QUERY: a, b, c (expect yes)",
+        "or",
+        "QUERY: a, b, c (expect no)",
+        (
             f'where a, b and c are integers from -{b} to {b}, and "expect yes" or "expect no" says which '
-            "answer you expect.",
-            "When you know the rule, reply with a line",
-            "RULE: <expression>",
+            "answer you expect."
+        ),
+        "When you know the rule, reply with a line",
+        "RULE: <expression>",
+        (
             "where <expression> is a Python condition on x, y and z, for example RULE: x + y > z and z % 2 == 1. "
             "You may use whole numbers, x, y and z, + - * // % (integer division and remainder), ** with a "
             "whole-number exponent from 0 to 8, abs(...), the comparisons < <= > >= == != (chains such as "
             'x < y < z too), and, or, not, and parentheses; "lambda x, y, z:" in front is accepted. A division '
-            "or remainder by zero makes the condition false for that triple.",
+            "or remainder by zero makes the condition false for that triple."
+        ),
+        (
             "Your rule counts as correct only if it gives the same answer as my rule for every triple. Stating "
             "a rule ends the task: you cannot test triples after it. If you use up your tests, I will ask you "
-            "for your rule.",
-            f"Each reply must contain one QUERY line or one RULE line. {STRATEGY_LINES[params.strategy]}",
-        ]
-    )
+            "for your rule."
+        ),
+        f"Each reply must contain one QUERY line or one RULE line. {STRATEGY_LINES[params.strategy]}",
+    ]
+    return "\n".join(lines)
 
 
 def left_text(queries_left: int, last_turn: bool = False) -> str:

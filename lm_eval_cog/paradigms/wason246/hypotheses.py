@@ -37,10 +37,10 @@ Wason's (2, 4, 6) (preset ``wason1960``) is fixed by history and fits ``sum_rule
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-import zlib
 
 import numpy as np
 
@@ -190,7 +190,7 @@ FAR_SAMPLE = 2000
 def _positives(spec: str, bound: int, n: int, rng: np.random.Generator) -> np.ndarray:
     """``n`` triples following ``spec`` with values in ``[-bound, bound]`` (family samplers)."""
     family, p = split(spec)
-    draw = lambda lo, hi: rng.integers(lo, hi + 1, size=n)  # noqa: E731
+    draw = lambda lo, hi: rng.integers(lo, hi + 1, size=n)
     if family in ("inc", "even_inc", "div_inc"):
         step = {"inc": 1, "even_inc": 2}.get(family, p or 1)
         top = bound // step

@@ -44,17 +44,17 @@ INVALID_RATE = "invalid_rate"
 
 metric_specs: tuple[MetricSpec, ...] = (
     MetricSpec(ACC, True, "1 if the stated rule equals the hidden rule on the grid and every triple seen, else 0 "
-                          "(no readable rule: 0)."),  # fmt: skip
+                          "(no readable rule: 0)."),
     MetricSpec(AGREEMENT, True, "Balanced agreement of the stated rule with the hidden one over the grid and the seen "
                                 "triples: mean of the shares of hidden-positive and hidden-negative triples it "
-                                "classifies as the hidden rule does (a constant rule scores 0.5); NaN without a rule."),  # fmt: skip
+                                "classifies as the hidden rule does (a constant rule scores 0.5); NaN without a rule."),
     MetricSpec(CONSISTENT, True, "1 if the stated rule fits every answer the model saw (initial triple and queries): "
-                                 "a lenient score, like CogProbe's; 0 without a rule."),  # fmt: skip
+                                 "a lenient score, like CogProbe's; 0 without a rule."),
     MetricSpec(QUERIES, False, "Queries asked (answered Yes/No) in the episode."),
     MetricSpec(AVG_QUERIES_SOLVED, False, "Queries asked in a solved episode, NaN otherwise: its mean over episodes "
-                                          "is CogProbe's Avg. Query (NaN when none is solved)."),  # fmt: skip
+                                          "is CogProbe's Avg. Query (NaN when none is solved)."),
     MetricSpec(POSITIVE_TEST_SHARE, False, "Share of queries the model expected a 'Yes' for (Klayman & Ha's positive "
-                                           "tests, as stated in the query line); NaN without queries."),  # fmt: skip
+                                           "tests, as stated in the query line); NaN without queries."),
     MetricSpec(EXPECTATION_ACC, True, "Share of queries whose stated expectation matched the answer; NaN without queries."),
     MetricSpec(INVALID_RATE, False, "Share of replies that could not be read (no QUERY/RULE line, bad query, bad rule)."),
     FALLBACK_SHARE_SPEC,
