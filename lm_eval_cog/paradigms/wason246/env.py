@@ -1,7 +1,7 @@
 """Wason's 2-4-6 rule discovery as a text environment: params, reply reading, messages, env.
 
 Pure Python + numpy. See ``README.md`` in this folder for the protocol and every choice
-that differs from Wason (1960) and CogProbe (Song et al., 2025).
+that differs from Wason (1960) and CogProbe (Cui et al., 2025).
 """
 
 from __future__ import annotations
@@ -356,7 +356,7 @@ def invalid_feedback(code: str, detail: str, params: Wason246Params) -> str:
 
 
 class Wason246Env(Env):
-    """Wason's (1960) 2-4-6 rule discovery, with CogProbe's query protocol (Song et al., 2025).
+    """Wason's (1960) 2-4-6 rule discovery, with CogProbe's query protocol (Cui et al., 2025).
 
     Description:
         A hidden rule over integer triples and one triple that follows it are drawn at reset.

@@ -1,7 +1,7 @@
 """A safe reader and evaluator of rules over integer triples ``(x, y, z)``.
 
 The model states its rule as a Python condition (``RULE: x < y < z``), as in CogProbe's
-released outputs (``RULE: lambda x,y,z: ...``; Song et al., 2025). Model output is never
+released outputs (``RULE: lambda x,y,z: ...``; Cui et al., 2025). Model output is never
 passed to ``eval``/``exec``/``compile``: :func:`parse_rule` builds Python's syntax tree
 (``ast.parse(mode="eval")``, which only parses), checks it against a whitelist and a
 type discipline, and the rule is then *evaluated by walking the tree*, one triple at a
