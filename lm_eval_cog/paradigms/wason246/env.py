@@ -380,7 +380,7 @@ class Wason246Env(Env):
 
     References:
         Wason (1960), *On the failure to eliminate hypotheses in a conceptual task*; Klayman & Ha
-        (1987), *Confirmation, disconfirmation, and information in hypothesis testing*; Song et
+        (1987), *Confirmation, disconfirmation, and information in hypothesis testing*; Cui et
         al. (2025), CogProbe (their six rule families, 20 queries, ``QUERY``/``RULE`` lines).
 
     Version history:
