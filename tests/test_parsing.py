@@ -304,15 +304,26 @@ def _one_step_each(name: str, strategy: str, reply: str) -> dict[str, Any]:
     return env.log[-1]
 
 
-CLEAN = {"wcst": "2", "nback": "no", "wpt": "sunny", "igt": "BBB", "prlt": "left", "mbt": "right"}
+CLEAN = {"wcst": "2", "nback": "no", "wpt": "sunny", "igt": "BBB", "prlt": "left", "mbt": "right", "lnt": "even"}
+# Paradigms whose replies are not one word of a few: their own cases (no fallback reading there).
+OWN_CASES = {
+    "wason246": [
+        ("direct", "QUERY: 1, 2, 3 (expect yes)", "answer_line"),
+        ("cot", "Answer: RULE: x < y < z", "answer_line"),
+        ("cot", "I cannot tell.", "invalid"),
+        ("direct", "", "invalid"),
+    ],
+    # The first turn is a static probe's _gen prompt: an answer line or nothing (the `free` strategy only).
+    "reflect": [("free", "Answer: True", "answer_line"), ("free", "True", "invalid"), ("free", "", "invalid")],
+}
 
 
 @pytest.mark.parametrize("name", available())
 def test_every_trial_record_says_how_its_reply_was_read(name):
     """parse: answer_line / whole_reply (direct) / fallback (free, cot) / invalid, for every paradigm."""
     fields = ("first_parse", "final_parse") if name == "igt" else ("parse",)
-    choice = CLEAN[name]
-    cases = [
+    choice = CLEAN.get(name)
+    cases = OWN_CASES.get(name) or [
         ("direct", f"Answer: {choice}", "answer_line"),
         ("cot", f"Answer: {choice}", "answer_line"),
         ("direct", choice, "whole_reply"),

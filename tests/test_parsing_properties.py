@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from lm_eval_cog.paradigms import arms, available, get_paradigm, igt, nback, wpt
 from lm_eval_cog.paradigms.base import ParseFailure, ParsePath, Reading, Strategy
+from lm_eval_cog.paradigms.lnt import read_reply as lnt_read_reply
 from lm_eval_cog.paradigms.wcst import KEY_CARDS
 from lm_eval_cog.paradigms.wcst import read_reply as wcst_read_reply
 
@@ -70,6 +71,12 @@ READERS: dict[str, Reader] = {
         wpt.read_reply,
         {"sunny": ("sunny", "Sunny", "sun"), "rainy": ("rainy", "Rain", "RAINY")},
         ("sunday", "rainbow", "sunset", "brain", "weather", "cloudy", "train"),
+    ),
+    "lnt": Reader(
+        lnt_read_reply,
+        {"vowel": ("vowel", "Vowel", "VOWEL"), "consonant": ("consonant", "Consonant"), "even": ("even", "Even."),
+         "odd": ("odd", "ODD")},
+        ("vowels", "consonants", "evenly", "oddly", "number", "letter", "uneven"),
     ),
     "igt": Reader(
         igt.read_reply,
@@ -183,7 +190,18 @@ def test_text_without_letters_or_digits_is_invalid(text, name, strategy):
 
 
 PARSE_FIELDS = {"igt": (("first_parse", "first_invalid"), ("final_parse", "final_invalid"))}
-CHOICE_FIELDS = {"igt": ("first", "final"), "wpt": ("prediction",)}
+CHOICE_FIELDS = {"igt": ("first", "final"), "wpt": ("prediction",), "lnt": ("answer",)}
+# The reader whose words the env-step test mixes into its text; paradigms without a Reader
+# (their replies are not one of a few words) get arbitrary text and well-formed replies.
+STEP_READER = {"prlt": "arms", "mbt": "arms"}
+STEP_TEXTS = {
+    "wason246": ("QUERY: 1, 2, 3 (expect yes)", "QUERY: 2, 4, 6", "RULE: x < y < z", "Answer: RULE: z == x + y",
+                 "RULE: __import__('os')", "QUERY: 1, 2"),
+    "reflect": ("Answer: True", "Answer: 3", "Answer: red", '{"rationality_judgement": "Reasonable", '
+                '"confidence_score": 90, "model_reflection": "ok", "new_response": "None"}'),
+}
+# The reflection pass's first turn is a static probe's _gen prompt, which asks for an answer line only.
+ONLY_STRATEGY = {"reflect": Strategy.FREE}
 
 
 @PROFILE
@@ -191,17 +209,23 @@ CHOICE_FIELDS = {"igt": ("first", "final"), "wpt": ("prediction",)}
 def test_env_step_on_any_text_logs_a_valid_or_invalid_trial(data, name, strategy):
     """env.step never raises; each logged reply is valid (a choice) or invalid (no choice), never both."""
     paradigm = get_paradigm(name)
+    strategy = ONLY_STRATEGY.get(name, strategy)
     params = paradigm.make_params(None, strategy.value)
     env = paradigm.env_cls(params)
     _, info = env.reset(seed=data.draw(st.integers(0, 3)))
-    reader = READERS["arms" if name in ("prlt", "mbt") else name]
-    texts = st.one_of(replies(reader), st.text())
+    reader = READERS.get(STEP_READER.get(name, name))
+    texts = st.one_of(replies(reader), st.text()) if reader else st.one_of(st.text(), st.sampled_from(STEP_TEXTS[name]))
     while len(env.log) < 2:
         message, terminated, truncated, info = env.step(data.draw(texts))
         assert isinstance(message, str)
         if terminated or truncated:
             break
     for record in env.log:
+        if name == "reflect":  # its answer turn: the probe's reading; the reflection turn: tests/test_reflection.py
+            if record.get("phase") == "answer":
+                assert record["parse"] in {p.value for p in ParsePath}
+                assert (record["parse"] == ParsePath.INVALID.value) == (record["choice"] is None)
+            continue
         for (parse, invalid), choice in zip(PARSE_FIELDS.get(name, (("parse", "invalid"),)),
                                             CHOICE_FIELDS.get(name, ("choice",))):  # fmt: skip
             assert record[parse] in {p.value for p in ParsePath}

@@ -394,7 +394,8 @@ def test_every_interactive_task_runs_through_hf_multimodals_chat_template_path()
     out = evaluate(lm, tasks, limit=1, apply_chat_template=True, metadata={"wcst": {"trials": 12}})
     for task in tasks:
         (t,) = transcripts(out, task)
-        assert t["status"] == "completed", (task, t["error"])
+        # Played to its end: completed, or truncated at a turn cap (wason246 with replies it cannot read).
+        assert t["status"] in ("completed", "truncated") and t["error"] is None, (task, t["error"])
     assert lm.chat_applied
     for call in lm.calls:
         for args in call:
