@@ -148,6 +148,8 @@ def main() -> None:
             continue  # a member was not simulated (--no-oddball, --paradigm): its stored level stays
         # As the group's aggregate_metric_list does: tasks without a "score" (MBT) drop out.
         scored = [t for t, key in keys.items() if metrics[key] == "score"]
+        if not scored:
+            continue  # no member reports a "score" (e.g. cog_metacognition): no group chance score
         level = chance.summarise("score", np.mean([samples[keys[t]] for t in scored], axis=0))
         group_levels[group] = {**_entry(level), "tasks": scored}
         print(f"group {group:<34}{level.mean:>9.3f}{level.se:>8.3f}{level.p95:>9.3f}{level.sd:>8.3f}")
