@@ -172,6 +172,8 @@ _LABELS = re.compile(
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(r"^(?:not|un|no|irr|不)", re.IGNORECASE)
+# A negation before a positive label that is not part of it ("not entirely reasonable").
+_HEDGE = re.compile(r"\b(?:not|hardly|barely|never|no)\b|n't\b", re.IGNORECASE)
 # A confidence: a number at the start of the value, optionally "%" or "/100".
 # A range ("0–100", the template echoed) is no confidence.
 _NUMBER = re.compile(
@@ -357,7 +359,14 @@ def read_judgement_value(value: Any) -> tuple[str | None, bool]:
     no label or both (e.g. the template copied: "Reasonable / Not reasonable")."""
     if not isinstance(value, str):
         return None, False
-    labels = {NOT_REASONABLE if _NEGATIVE.match(m.group()) else REASONABLE for m in _LABELS.finditer(value)}
+    labels = set()
+    for m in _LABELS.finditer(value):
+        if _NEGATIVE.match(m.group()):
+            labels.add(NOT_REASONABLE)
+        elif _HEDGE.search(value[: m.start()]):
+            return None, False  # "not entirely reasonable": a hedge, neither label
+        else:
+            labels.add(REASONABLE)
     if len(labels) != 1:
         return None, False
     return labels.pop(), True

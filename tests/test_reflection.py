@@ -524,3 +524,18 @@ def test_cogprobe_task_with_a_damaging_player_through_the_lm_eval_command(tmp_pa
     assert transcript["turns"][1]["user"].startswith("The task and your response are as follows:\n------\n")
     for name, value in recompute(samples).items():
         assert _same(value, r[f"{name},none"]), name
+
+
+@pytest.mark.parametrize("value", ["not entirely reasonable", "Not fully Reasonable.", "it isn't reasonable", "hardly reasonable"])
+def test_a_hedged_judgement_is_missing_never_reasonable(value):
+    from lm_eval_cog.reflection import read_judgement_value
+
+    assert read_judgement_value(value) == (None, False)
+
+
+@pytest.mark.parametrize(("value", "label"), [("Reasonable", "Reasonable"), ("Not reasonable", "Not reasonable"),
+                                             ("**Unreasonable**", "Not reasonable"), ("reasonable.", "Reasonable")])
+def test_plain_judgements_are_read(value, label):
+    from lm_eval_cog.reflection import read_judgement_value
+
+    assert read_judgement_value(value) == (label, True)
