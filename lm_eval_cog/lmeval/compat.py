@@ -18,8 +18,13 @@ _INSTANCE_FIELDS = {f.name for f in dataclasses.fields(Instance)}
 #: ``GenerateTask`` (its ``Task``/``ConfigurableTask`` is abstract); 0.4.13 has one class.
 try:
     from lm_eval.api.task import GenerateTask as GenerateTaskBase
+
+    # 0.5's class of ``output_type: multiple_choice`` (its requests are log-likelihoods);
+    # 0.4.13 also has a (legacy, unrelated) MultipleChoiceTask, hence imported only here.
+    from lm_eval.api.task import MultipleChoiceTask as MultipleChoiceTaskBase
 except ImportError:  # lm-eval 0.4.x
     GenerateTaskBase = ConfigurableTask
+    MultipleChoiceTaskBase = ConfigurableTask
 
 #: 0.5 scores through a pipeline of scorers, each metric name resolved against the
 #: metric registry and type-checked against the task's output type (``parse_metric``).
@@ -86,4 +91,11 @@ def process_results_metric(name: str) -> str | Callable[..., Any]:
     return from_process_results
 
 
-__all__ = ["SCORER_PIPELINE", "GenerateTaskBase", "make_instance", "metric_fn_names", "process_results_metric"]
+__all__ = [
+    "SCORER_PIPELINE",
+    "GenerateTaskBase",
+    "MultipleChoiceTaskBase",
+    "make_instance",
+    "metric_fn_names",
+    "process_results_metric",
+]

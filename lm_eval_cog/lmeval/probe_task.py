@@ -28,7 +28,7 @@ from typing import Any
 
 import datasets
 
-from lm_eval_cog.lmeval.compat import GenerateTaskBase, process_results_metric
+from lm_eval_cog.lmeval.compat import GenerateTaskBase, MultipleChoiceTaskBase, process_results_metric
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.core import Probe, get_probe
 
@@ -64,7 +64,7 @@ def process_mc(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> di
     return get_probe(doc["probe"]).score_mc(doc, [ll for ll, _ in results])
 
 
-class ProbeTask(GenerateTaskBase):
+class _SeededProbe:
     """A YAML probe task whose documents follow lm-eval's ``--seed``.
 
     lm-eval builds the dataset when the task is made and only then hands over its
@@ -97,3 +97,11 @@ class ProbeTask(GenerateTaskBase):
             return
         self._doc_seed = int(seed)
         self.dataset = dataset(**{**(self.config.metadata or {}), "seed": self._doc_seed})
+
+
+class ProbeTask(_SeededProbe, GenerateTaskBase):
+    """The ``_gen`` form (lm-eval 0.5 needs the class of the output type, 0.4.13 has one)."""
+
+
+class ProbeMCTask(_SeededProbe, MultipleChoiceTaskBase):
+    """The ``_mc`` form."""
