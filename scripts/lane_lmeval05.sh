@@ -38,11 +38,11 @@ export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 run_all() {  # $1: label (an output folder per run)
   local t=$SECONDS v
   v="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("lm_eval"))')"
-  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=optimal --tasks cog_wcst_direct,cog_reflection_bench \
+  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=optimal --tasks cog_wcst_direct,cog_reflection_bench,cog_flexibility \
     --limit 2 --output_path "$OUT/$1/baseline" >"$OUT/$1.baseline.log" 2>&1 \
     || { tail -n 40 "$OUT/$1.baseline.log"; exit 1; }
-  # The static probes (both forms, every group) and the flexibility suite with the lure-taking player.
-  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=prepotent --tasks cog_static,cog_flexibility \
+  # The static probes (both forms, every group) with the lure-taking player.
+  "$VENV/bin/lm_eval" --model cog_baseline --model_args policy=prepotent --tasks cog_static \
     --limit 6 --output_path "$OUT/$1/static" >"$OUT/$1.static.log" 2>&1 \
     || { tail -n 40 "$OUT/$1.static.log"; exit 1; }
   "$VENV/bin/lm_eval" --model hf --model_args "pretrained=$MODEL,dtype=float32" --device cpu --apply_chat_template \
