@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 State = tuple[tuple[int, ...], ...]
@@ -431,7 +431,7 @@ class TowerProbe(Probe):
     def _values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond, question = doc["condition"], doc["question"]
-        side = SIDE_A if cond == CONDITIONS[0] else SIDE_B if cond == CONDITIONS[-1] else NEITHER
+        side = difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
         return {
             "depth_cost": (side, correct),
             "count_acc": (question == "count", correct),

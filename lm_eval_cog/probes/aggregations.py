@@ -20,6 +20,12 @@ from lm_eval_cog.paradigms.measures import d_prime
 SIDE_A, SIDE_B, NEITHER = 1, -1, 0
 
 
+def difference_side(value: object, a: object, b: object) -> int:
+    """The :func:`difference` side of a document whose condition is ``value``: A if it is ``a``,
+    B if it is ``b``, else neither."""
+    return SIDE_A if value == a else SIDE_B if value == b else NEITHER
+
+
 def difference(items: Sequence[tuple[int, float]]) -> float:
     """mean(value | side A) - mean(value | side B), e.g. Stroop interference =
     acc(congruent) - acc(incongruent) from items ``(side, correct)``."""

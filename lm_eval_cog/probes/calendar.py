@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B, difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("k2", "k3", "k4")
@@ -177,7 +177,7 @@ class Calendar(Probe):
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-        k_side = SIDE_A if cond == CONDITIONS[0] else SIDE_B if cond == CONDITIONS[-1] else NEITHER
+        k_side = difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
         return {
             "participant_cost": (k_side, correct),
             "constraint_cost": (SIDE_B if doc["preference"] else SIDE_A, correct),

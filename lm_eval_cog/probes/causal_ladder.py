@@ -61,7 +61,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_probability
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B, difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 CONDITIONS = ("rung1", "rung2", "rung3")
@@ -246,8 +246,8 @@ class CausalLadder(Probe):
         causal = rung != "rung1"
         agree_side = NEITHER if not causal else SIDE_B if doc["reversal"] else SIDE_A
         return {
-            "ladder_drop": (SIDE_A if rung == "rung1" else SIDE_B if rung == "rung2" else NEITHER, correct),
-            "counterfactual_drop": (SIDE_A if rung == "rung1" else SIDE_B if rung == "rung3" else NEITHER, correct),
+            "ladder_drop": (difference_side(rung, "rung1", "rung2"), correct),
+            "counterfactual_drop": (difference_side(rung, "rung1", "rung3"), correct),
             "confounding_effect": (agree_side, correct),
             "confounding_error_share": (causal and not correct, float(pred == doc["associational"])),
         }

@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B, difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("rule_only", "positive_match", "negative_match")
@@ -248,12 +248,12 @@ class Classification(Probe):
     def effect_values(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond, kind = doc["condition"], doc["rule_type"]
-        match = SIDE_A if cond == "positive_match" else SIDE_B if cond == "negative_match" else NEITHER
+        match = difference_side(cond, "positive_match", "negative_match")
         return {
             "similarity_effect": (match, correct),
             "exemplar_error_share": (cond == "negative_match" and not correct, float(pred is not None and pred == doc["lure"])),
             "complexity_cost": (SIDE_A if kind == "single_feature" else SIDE_B, correct),
-            "disjunction_cost": (SIDE_A if kind == "conjunctive" else SIDE_B if kind == "disjunctive" else NEITHER, correct),
+            "disjunction_cost": (difference_side(kind, "conjunctive", "disjunctive"), correct),
         }
 
 

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -120,13 +120,11 @@ class CountingStroop(Probe):
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
 
-        def side(a: str, b: str) -> int:
-            return SIDE_A if cond == a else SIDE_B if cond == b else NEITHER
 
         return {
-            "interference": (side("neutral", "incongruent"), correct),
-            "facilitation": (side("congruent", "neutral"), correct),
-            "congruency_effect": (side("congruent", "incongruent"), correct),
+            "interference": (difference_side(cond, "neutral", "incongruent"), correct),
+            "facilitation": (difference_side(cond, "congruent", "neutral"), correct),
+            "congruency_effect": (difference_side(cond, "congruent", "incongruent"), correct),
             "word_error_share": (cond == "incongruent" and not correct, float(pred == doc["lure"])),
         }
 

@@ -46,7 +46,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import require_probability
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 MAX_DEPTH = 5
@@ -175,7 +175,7 @@ class Deduction(Probe):
     def effect_values(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         deepest = f"d{MAX_DEPTH}"
-        side = SIDE_A if doc["condition"] == "d0" else SIDE_B if doc["condition"] == deepest else NEITHER
+        side = difference_side(doc["condition"], "d0", deepest)
         return {
             "depth_cost": (side, correct),
             "depth_slope": (doc["depth"], correct),

@@ -66,7 +66,7 @@ from lm_eval_cog.probes._episodic_memory_banks import (
     NAMES,
     PLACES,
 )
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 ATTRIBUTE_QUESTIONS = ("what", "when", "where")
@@ -297,7 +297,7 @@ class EpisodicMemory(Probe):
         cond = doc["condition"]
         error = pred != doc["gold"]
         attribute = cond in ATTRIBUTE_QUESTIONS
-        side = SIDE_A if cond == "order_congruent" else SIDE_B if cond == "order_incongruent" else NEITHER
+        side = difference_side(cond, "order_congruent", "order_incongruent")
         return {
             "binding_error_share": (error and (attribute or cond == "who"), float(pred is not None and pred == doc["lure"])),
             "adjacent_error_share": (error and attribute, float(pred is not None and pred == doc["adjacent"])),

@@ -49,7 +49,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import episode_seed, require_int, require_probability
 from lm_eval_cog.probes._false_belief_banks import CONTAINERS, NAMES, OBJECTS, ROOMS
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("first_order_false", "first_order_true", "second_order_false", "reality", "memory")
@@ -319,7 +319,7 @@ class FalseBelief(Probe):
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-        side = SIDE_A if cond == "first_order_true" else SIDE_B if cond == "first_order_false" else NEITHER
+        side = difference_side(cond, "first_order_true", "first_order_false")
         lured_error = cond in self.lure_conditions and not correct
         return {
             "false_belief_effect": (side, correct),

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 #: Consonants only: vowels read as words ("A", "I") or digits ("O").
@@ -93,12 +93,10 @@ class Flanker(Probe):
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
 
-        def side(a: str, b: str) -> int:
-            return SIDE_A if cond == a else SIDE_B if cond == b else NEITHER
 
         return {
-            "flanker_effect": (side("congruent", "incongruent"), correct),
-            "interference": (side("neutral", "incongruent"), correct),
+            "flanker_effect": (difference_side(cond, "congruent", "incongruent"), correct),
+            "interference": (difference_side(cond, "neutral", "incongruent"), correct),
             "flanker_error_share": (cond == "incongruent" and not correct, float(pred == doc["lure"])),
         }
 

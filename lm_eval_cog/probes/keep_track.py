@@ -37,7 +37,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes._keep_track_words import CATEGORIES
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("load2", "load3", "load4", "load5")
@@ -124,7 +124,7 @@ class KeepTrack(Probe):
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-        side = SIDE_A if cond == CONDITIONS[0] else SIDE_B if cond == CONDITIONS[-1] else NEITHER
+        side = difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
         return {
             "load_cost": (side, correct),
             "update_error_share": (not correct, float(pred is not None and pred == doc["lure"])),

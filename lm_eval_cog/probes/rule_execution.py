@@ -60,7 +60,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("primitive", "repetition", "conjunction", "after")
@@ -253,12 +253,10 @@ class RuleExecution(Probe):
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
 
-        def side(a: str, b: str) -> int:
-            return SIDE_A if cond == a else SIDE_B if cond == b else NEITHER
 
         return {
-            "composition_cost": (side("primitive", "conjunction"), correct),
-            "reversal_cost": (side("conjunction", "after"), correct),
+            "composition_cost": (difference_side(cond, "primitive", "conjunction"), correct),
+            "reversal_cost": (difference_side(cond, "conjunction", "after"), correct),
             "order_error_share": (cond == "after" and not correct, float(pred is not None and pred == doc["lure"])),
         }
 

@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int, unknown_name_message
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 #: Symbol sets: digits, and consonants (no vowels: lists cannot be read as words).
@@ -209,13 +209,11 @@ class Span(Probe):
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
 
-        def side(a: str, b: str) -> int:
-            return SIDE_A if cond == a else SIDE_B if cond == b else NEITHER
 
         return {
             **{f"span_{c}": (cond == c, doc["length"], correct) for c in CONDITIONS},
-            "backward_cost": (side("forward", "backward"), correct),
-            "sorted_cost": (side("forward", "sorted"), correct),
+            "backward_cost": (difference_side(cond, "forward", "backward"), correct),
+            "sorted_cost": (difference_side(cond, "forward", "sorted"), correct),
             "order_error_share": (cond != "forward" and not correct, float(pred is not None and pred == doc["lure"])),
         }
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink")
@@ -87,13 +87,11 @@ class Stroop(Probe):
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
 
-        def side(a: str, b: str) -> int:
-            return SIDE_A if cond == a else SIDE_B if cond == b else NEITHER
 
         return {
-            "interference": (side("neutral", "incongruent"), correct),
-            "facilitation": (side("congruent", "neutral"), correct),
-            "congruency_effect": (side("congruent", "incongruent"), correct),
+            "interference": (difference_side(cond, "neutral", "incongruent"), correct),
+            "facilitation": (difference_side(cond, "congruent", "neutral"), correct),
+            "congruency_effect": (difference_side(cond, "congruent", "incongruent"), correct),
             "word_error_share": (cond == "incongruent" and not correct, float(pred == doc["lure"])),
         }
 

@@ -52,7 +52,7 @@ import numpy as np
 
 from lm_eval_cog.probes._syllogism_beliefs import PAIRS, RELATIONS
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 CONDITIONS = ("nonce_valid", "nonce_invalid", "agree", "conflict")
@@ -199,7 +199,7 @@ class Syllogism(Probe):
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-        side = SIDE_A if cond == "agree" else SIDE_B if cond == "conflict" else NEITHER
+        side = difference_side(cond, "agree", "conflict")
         belief_error = bool(doc["believable"]) and not correct
         return {
             "belief_bias_index": (side, correct),

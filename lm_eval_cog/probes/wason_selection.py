@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.probes._syllogism_nonce import nonce_word
-from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("abstract", "deontic")
@@ -195,7 +195,7 @@ class WasonSelection(Probe):
     def effect_values(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-        side = SIDE_A if cond == "deontic" else SIDE_B if cond == "abstract" else NEITHER
+        side = difference_side(cond, "deontic", "abstract")
         return {
             "content_effect": (side, correct),
             "matching_error_share": (not correct, float(pred == doc["matching"])),
