@@ -313,6 +313,13 @@ OWN_CASES = {
         ("cot", "I cannot tell.", "invalid"),
         ("direct", "", "invalid"),
     ],
+    # The play is wason246's (the reflection record, after a rule: tests/test_wason246_reflect.py).
+    "wason246_reflect": [
+        ("direct", "QUERY: 1, 2, 3 (expect yes)", "answer_line"),
+        ("cot", "Answer: RULE: x < y < z", "answer_line"),
+        ("cot", "I cannot tell.", "invalid"),
+        ("direct", "", "invalid"),
+    ],
     # The first turn is a static probe's _gen prompt: an answer line or nothing (the `free` strategy only).
     "reflect": [("free", "Answer: True", "answer_line"), ("free", "True", "invalid"), ("free", "", "invalid")],
 }

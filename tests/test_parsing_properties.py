@@ -197,6 +197,11 @@ STEP_READER = {"prlt": "arms", "mbt": "arms"}
 STEP_TEXTS = {
     "wason246": ("QUERY: 1, 2, 3 (expect yes)", "QUERY: 2, 4, 6", "RULE: x < y < z", "Answer: RULE: z == x + y",
                  "RULE: __import__('os')", "QUERY: 1, 2"),
+    # A rule, then any text or a reflection: the reflection record has parse / invalid / choice too.
+    "wason246_reflect": ("QUERY: 1, 2, 3 (expect yes)", "RULE: x < y < z", "RULE: __import__('os')",
+                         '{"rationality_judgement": "Not reasonable", "confidence_score": 30, '
+                         '"new_response": "RULE: x + y == z"}', '{"new_response": "QUERY: 1, 2, 3"}',
+                         "Reasonableness: Reasonable\nConfidence level: 85"),
     "reflect": ("Answer: True", "Answer: 3", "Answer: red", '{"rationality_judgement": "Reasonable", '
                 '"confidence_score": 90, "model_reflection": "ok", "new_response": "None"}'),
 }

@@ -106,9 +106,15 @@ class Wason246Params:
         object.__setattr__(self, "wason_scales", _require_values("wason_scales", self.wason_scales, 1, self.grid // 6))
 
     @property
-    def max_turns(self) -> int:
-        """Turn cap (:class:`~lm_eval_cog.paradigms.base.Env`): every query, the rule, the invalid allowance."""
+    def play_turns(self) -> int:
+        """Replies of the querying play: every query, the rule, the invalid allowance."""
         return self.max_queries + self.max_invalid + 1
+
+    @property
+    def max_turns(self) -> int:
+        """Turn cap (:class:`~lm_eval_cog.paradigms.base.Env`): the play's replies (a variant with
+        a turn after the rule, such as ``wason246_reflect``, adds it here)."""
+        return self.play_turns
 
     @property
     def hypotheses(self) -> tuple[str, ...]:
@@ -371,7 +377,7 @@ class Wason246Env(Env):
         is due) are ``invalid`` turns: a fixed correction message, no query used, the turn counted.
 
     Episode end:
-        ``terminated`` by a readable rule (:data:`CLOSING`); ``truncated`` after ``max_turns``
+        ``terminated`` by a readable rule (:data:`CLOSING`); ``truncated`` after ``play_turns``
         replies without one (:data:`CUT`; scored wrong).
 
     Extending (a reflection turn): a readable rule ends play in :meth:`_finish`, which receives its
@@ -413,7 +419,7 @@ class Wason246Env(Env):
 
     def _rule_due(self, turn: int) -> bool:
         """A query is refused at ``turn``: none left, or the last turn the cap allows."""
-        return self._queries_left == 0 or turn >= self.params.max_turns
+        return self._queries_left == 0 or turn >= self.params.play_turns
 
     def _info(self, record: Mapping[str, Any] | None) -> dict[str, Any]:
         """What agents see: the initial triple, the last move and its answer, never the hidden rule."""
@@ -442,9 +448,9 @@ class Wason246Env(Env):
             self.final_rule = move.rule
             closing, terminated = self._finish(record)
             return closing, terminated, self._info(record)
-        if self.turns >= p.max_turns:
+        if self.turns >= p.play_turns:
             return f"{message}\n\n{CUT}", False, self._info(record)
-        last_turn = self.turns + 1 >= p.max_turns
+        last_turn = self.turns + 1 >= p.play_turns
         return f"{message}\n{left_text(self._queries_left, last_turn)}", False, self._info(record)
 
     def _record(self, move: Move | BadMove) -> dict[str, Any]:
