@@ -183,6 +183,9 @@ def test_threshold_at_the_edges_of_power():
     # n = 5 at alpha = 0.1: tau = 0.8 (p = 1/12 < 0.1) qualifies, tau = 0.6 (p = 2*(1+4+9)/120 = 0.233) not
     assert min_significant_tau(5, alpha=0.1) == pytest.approx(0.8)
     assert min_significant_tau(1) is None
+    # p must be strictly below alpha: at alpha = 1/12, tau = 0.8 (p = 1/12 exactly) does not qualify
+    assert _exact_p(5, 1) == 1 / 12
+    assert min_significant_tau(5, alpha=1 / 12) == pytest.approx(1.0)
 
 
 def test_few_models_warn_with_the_threshold():
@@ -292,13 +295,22 @@ def test_html_fragment_is_escaped_sortable_and_shows_warnings_first(tmp_path):
     fragment, markdown, _ = write_comparison(compare(MIXED, pairs=[("model<1>", "model 2")]), tmp_path)
     assert "model<1>" not in fragment and "model&lt;1&gt;" in fragment
     assert fragment.count('class="sortable"') >= 4  # scores, spread, kendall, pair
-    assert 'data-value="0.1"' in fragment
+    assert '<td class="num" data-value="0.1">0.1</td>' in fragment
+    assert 'href="figures/kendall_heatmap.svg"' in fragment
     warnings_at = fragment.index('class="warnings"')
     assert warnings_at < fragment.index("<table")
     assert "too few models for any significance" in fragment
     assert "data:image/png;base64," in fragment
     assert "| model | A | B | C | K |" in markdown
     assert "too few models for any significance" in markdown
+
+
+def test_an_undefined_ratio_keeps_its_column_numeric(tmp_path):
+    # The page sorts a column by number only if every filled cell has data-value or shows an em dash.
+    fragment, markdown, _ = write_comparison(compare(PAIR, pairs=[("small", "large")]), tmp_path)
+    assert '<td class="missing" title="undefined: small scores 0">—</td>' in fragment
+    assert '<td class="num" data-value="-2.0">-2.00</td>' in fragment
+    assert "| zero | 0 | 0.4 | undefined |" in markdown
 
 
 def test_significance_marks_follow_the_adjusted_p(tmp_path):

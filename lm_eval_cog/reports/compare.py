@@ -407,11 +407,13 @@ def _fmt_score(value: float | None) -> str:
     return f"{value:.4g}"
 
 
-def _td(value: float | None, text: str) -> str:
-    """A numeric cell: ``data-value`` carries the number for sorting; missing cells have none."""
+def _td(value: float | None, text: str, title: str = "") -> str:
+    """A numeric cell: ``data-value`` carries the number for sorting; missing cells have none (the page's
+    sorter puts them last and keeps the column numeric only if their text is empty or an em dash)."""
+    tip = f' title="{html.escape(title)}"' if title else ""
     if value is None or not math.isfinite(value):
-        return f'<td class="missing">{html.escape(text)}</td>'
-    return f'<td data-value="{float(value)!r}">{html.escape(text)}</td>'
+        return f'<td class="missing"{tip}>{html.escape(text)}</td>'
+    return f'<td class="num" data-value="{float(value)!r}"{tip}>{html.escape(text)}</td>'
 
 
 def _text_td(text: str) -> str:
@@ -426,9 +428,12 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str =
 
 
 def _figure_html(fig: FigureFile) -> str:
+    """The PNG inline (the page needs no other file) and a link to the SVG, relative to out_dir."""
+    svg = html.escape(f"{fig.svg.parent.name}/{fig.svg.name}")
     return (
         f'<figure><img src="{fig.data_uri()}" alt="{html.escape(fig.title)}">'
-        f"<figcaption><strong>{html.escape(fig.title)}.</strong> {html.escape(fig.caption)}</figcaption></figure>"
+        f"<figcaption><strong>{html.escape(fig.title)}.</strong> {html.escape(fig.caption)} "
+        f'<a href="{svg}">SVG</a></figcaption></figure>'
     )
 
 
@@ -482,7 +487,7 @@ def _html(c: Comparison, heatmap: FigureFile | None, pair_figures: Mapping[tuple
                 _text_td(p.task),
                 _td(p.a, _fmt_score(p.a)),
                 _td(p.b, _fmt_score(p.b)),
-                _td(p.ratio, _fmt(p.ratio, 2) if p.ratio is not None else "undefined"),
+                _td(p.ratio, _fmt(p.ratio, 2), "" if p.ratio is not None else f"undefined: {a} scores 0"),
                 _td(p.abs_log_ratio, _fmt(p.abs_log_ratio)),
                 _td(p.diagonal_distance, _fmt_score(p.diagonal_distance)),
             ]
