@@ -1,0 +1,190 @@
+"""Which metric headlines each task: the task's primary metric, or a user's ``task=metric`` override."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from lm_eval_cog.reports.errors import ReportInputError
+from lm_eval_cog.reports.runs import TaskResult
+
+#: Primary metric of each interactive paradigm, as its README and ``Paradigm.primary_metric`` define it
+#: (the metric its chance levels are stored for). Used only when a results row lacks the ``<metric>_chance``
+#: column that marks the primary metric (older runs, ``chance`` disabled). wcst/lnt/nback/wpt: ``score`` =
+#: 100 x accuracy (Reflection-Bench's score; ``acc`` is the same number / 100); igt: the combined
+#: switching+balance score of Reflection-Bench's Table 2; prlt: the belief score (1 - MAE/Max_MAE) x 100
+#: of the paper; mbt: ``anticipation_rate`` (Reflection-Bench reports MBT only qualitatively, the
+#: paradigms.md measure is the anticipation rate); wason246: ``acc`` (CogProbe Table 3 "Induct. Acc").
+_PARADIGM_PRIMARY = {
+    "wcst": "score",
+    "lnt": "score",
+    "nback": "score",
+    "wpt": "score",
+    "igt": "score",
+    "prlt": "score",
+    "oddball": "score",
+    "mbt": "anticipation_rate",
+    "wason246": "acc",
+    # Reflection tasks: acc_final, not acc_first. acc_first is the plain probe accuracy (what the
+    # matching `_gen` task already headlines); the reflection task exists to measure where the answer
+    # ends after self-checking, its chance level is stored for acc_final, and CogProbe's "after
+    # reflection" columns are final accuracies.
+    "wason246_reflect": "acc_final",
+    "reflect": "acc_final",
+}
+
+#: Ordinary lm-eval tasks: the first of these present headlines (MMLU in MO used acc).
+_PRIORITY = (
+    "acc,none",
+    "exact_match,strict-match",
+    "exact_match,flexible-extract",
+    "acc_norm,none",
+)
+_PRIORITY_PREFIXES = ("exact_match,", "f1,")
+
+
+def _name(key: str) -> str:
+    return key.partition(",")[0]
+
+
+def _is_reference_column(key: str) -> bool:
+    # "<metric>_chance" / "<metric>_chance_p95" are reference rows reported beside the metric, never a headline.
+    name = _name(key)
+    return name.endswith(("_chance", "_chance_p95"))
+
+
+def _paradigm(result: TaskResult) -> str | None:
+    metadata = (
+        result.config.get("metadata") if isinstance(result.config, dict) else None
+    )
+    paradigm = metadata.get("paradigm") if isinstance(metadata, dict) else None
+    if isinstance(paradigm, str):
+        return paradigm
+    task = result.task
+    # Name fallback for rows without a config (the order matters: wason246_reflect before wason246).
+    for name in (
+        "wason246_reflect",
+        "wason246",
+        "wcst",
+        "lnt",
+        "nback",
+        "wpt",
+        "igt",
+        "prlt",
+        "mbt",
+        "oddball",
+    ):
+        if task.startswith(f"cog_{name}"):
+            return name
+    if task.startswith("cog_") and task.endswith("_reflect"):
+        return "reflect"
+    return None
+
+
+def _with_filter(result: TaskResult, name: str) -> str | None:
+    keys = [k for k in result.metrics if _name(k) == name]
+    if not keys:
+        return None
+    return f"{name},none" if f"{name},none" in keys else keys[0]
+
+
+def _default(result: TaskResult) -> str | None:
+    metrics = result.metrics
+    # 1. Our interactive tasks and static probes mark their primary metric by reporting its chance level.
+    for key in metrics:
+        name, _, filt = key.partition(",")
+        if name.endswith("_chance"):
+            primary = f"{name[: -len('_chance')]},{filt}"
+            if primary in metrics:
+                return primary
+    # 2. Interactive paradigm whose row lacks the chance column.
+    paradigm = _paradigm(result)
+    if paradigm in _PARADIGM_PRIMARY:
+        key = _with_filter(result, _PARADIGM_PRIMARY[paradigm])
+        if key is not None:
+            return key
+    # 3. Static probes: the multiple-choice form scores log-likelihoods, the generative form the answer line.
+    if (
+        result.task.startswith("cog_")
+        and result.task.endswith("_gen")
+        and "acc,answer_line" in metrics
+    ):
+        return "acc,answer_line"
+    # 4. Ordinary lm-eval tasks and groups.
+    for key in _PRIORITY:
+        if key in metrics:
+            return key
+    for prefix in _PRIORITY_PREFIXES:
+        for key in metrics:
+            if key.startswith(prefix):
+                return key
+    candidates = [k for k in metrics if not _is_reference_column(k)]
+    for key in candidates:
+        if result.higher_is_better.get(_name(key)) is True:
+            return key
+    return candidates[0] if candidates else None
+
+
+def _resolve_override(result: TaskResult, wanted: str) -> str:
+    available = ", ".join(sorted(result.metrics)) or "(none)"
+    if "," in wanted:
+        if wanted in result.metrics:
+            return wanted
+        raise ReportInputError(
+            f"--metric {result.task}={wanted}: the task has no such metric; available: {available}"
+        )
+    keys = [k for k in result.metrics if _name(k) == wanted]
+    if len(keys) == 1:
+        return keys[0]
+    if not keys:
+        raise ReportInputError(
+            f"--metric {result.task}={wanted}: the task has no such metric; available: {available}"
+        )
+    raise ReportInputError(
+        f"--metric {result.task}={wanted}: several filters ({', '.join(sorted(keys))}); "
+        f"name one as {result.task}={wanted},<filter>"
+    )
+
+
+def headline_metric(
+    result: TaskResult, overrides: Mapping[str, str] | None = None
+) -> str | None:
+    """The ``"metric,filter"`` key that headlines ``result``; ``None`` when the row has no metric."""
+    if overrides and result.task in overrides:
+        return _resolve_override(result, overrides[result.task])
+    return _default(result)
+
+
+def parse_metric_overrides(items: Sequence[str]) -> dict[str, str]:
+    """``["cog_wcst=score", "mmlu=acc,none"]`` -> ``{"cog_wcst": "score", "mmlu": "acc,none"}``."""
+    out: dict[str, str] = {}
+    for item in items:
+        task, sep, metric = item.partition("=")
+        task, metric = task.strip(), metric.strip()
+        if (
+            not sep
+            or not task
+            or not metric
+            or metric.startswith(",")
+            or metric.endswith(",")
+        ):
+            raise ReportInputError(
+                f"--metric {item!r}: expected TASK=METRIC or TASK=METRIC,FILTER"
+            )
+        if task in out and out[task] != metric:
+            raise ReportInputError(
+                f"--metric given twice for {task}: {out[task]!r} and {metric!r}"
+            )
+        out[task] = metric
+    return out
+
+
+def validate_overrides(
+    overrides: Mapping[str, str] | None, tasks: Iterable[str]
+) -> None:
+    """Every overridden task must be among ``tasks``; the error lists them."""
+    known = set(tasks)
+    unknown = sorted(t for t in (overrides or {}) if t not in known)
+    if unknown:
+        raise ReportInputError(
+            f"--metric names unknown task(s) {', '.join(unknown)}; tasks in the results: {', '.join(sorted(known))}"
+        )
