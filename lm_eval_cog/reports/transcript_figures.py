@@ -387,7 +387,7 @@ def _set_shifting(task: str, data: Played, trials: list[list[dict]], out_dir: Pa
     ax.set_ylim(-0.08, 1.05)
     ax.set_xlabel(f"trials since the {what} last changed (0 = first trial under the new one)")
     ax.set_ylabel("accuracy")
-    ax.legend(loc="lower right", fontsize=7, frameon=False)
+    ax.legend(loc="best", fontsize=7, frameon=False)
     switches = sum(v.n for k, v in after_p.items() if k == 0)
     caption = (
         f"Accuracy (correct / all trials) by trials since the {what} changed: the perseveration curve. "
