@@ -60,8 +60,9 @@ def _cell(value: object, tag: str = "td") -> str:
     elif _is_number(value):
         number, text = value, fmt(value)
     else:
-        number = None
-        text = value if isinstance(value, Markup) else html.escape("" if value is None else str(value))
+        if value is None:  # a number that is not there: a dash, sorted last
+            return f'<{tag} class="missing">{MISSING}</{tag}>'
+        text = value if isinstance(value, Markup) else html.escape(str(value))
         return f"<{tag}>{text}</{tag}>"
     text = html.escape(text)
     if number is None or not math.isfinite(float(number)):
@@ -84,7 +85,11 @@ def table(
     head = "".join(f"<th>{h if isinstance(h, Markup) else html.escape(str(h))}</th>" for h in headers)
     body = "\n".join("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Markup(f"<table{attr}>{cap}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody></table>")
+    # The wrapper scrolls a wide table sideways instead of widening the page.
+    return Markup(
+        f'<div class="table-wrap"><table{attr}>{cap}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n'
+        "</tbody></table></div>"
+    )
 
 
 def figure(fig: FigureFile, *, page_dir: Path | None = None) -> str:
@@ -173,8 +178,9 @@ dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; word-break: break-all; 
 table { border-collapse: collapse; margin: .6rem 0 1.2rem; font-size: .9rem; max-width: 100%; }
 caption { caption-side: top; text-align: left; color: var(--muted); padding-bottom: .3rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left; vertical-align: top; }
-thead th { background: var(--band); position: sticky; top: 0; }
-td.num, td.missing { text-align: right; font-variant-numeric: tabular-nums; }
+thead th { background: var(--band); }
+td.num, td.missing { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
 td.missing { color: var(--muted); }
 tbody tr:nth-child(even) { background: #fbfcfd; }
 table.sortable thead th { cursor: pointer; user-select: none; }
@@ -197,13 +203,24 @@ details.episode[open] > summary { margin-bottom: .4rem; }
 .trial-wrong { border-left: 5px solid var(--wrong); background: #ffebe9; }
 .trial-invalid { border-left: 5px solid var(--invalid); background: #fff8c5; }
 .trial-right, .trial-wrong, .trial-invalid { padding: .15rem .5rem; margin: .15rem 0; }
+.trial-none { border-left: 5px solid var(--line); }
+.trial-right, .trial-wrong, .trial-invalid, .trial-none { padding: .15rem .5rem; margin: .25rem 0; }
+details.episode.episode-failed { border-color: var(--wrong); }
+.episode-error { color: var(--wrong); font-weight: 600; }
+.episode-metrics, .episodes-note, .read-as, .target, .image-note, .no-reply { color: var(--muted); margin: .2rem 0; }
+details.system-prompt { margin: .3rem 0; } details.system-prompt > summary { cursor: pointer; color: var(--muted); }
+ol.turns { padding-left: 2rem; margin: .3rem 0; }
+.turn pre { margin: .1rem 0 .3rem; padding: .25rem .5rem; background: rgba(255, 255, 255, .65); }
+.who { font-weight: 600; font-size: .85em; color: var(--muted); }
+.turn .mark { display: inline-block; font-weight: 700; font-size: .85em; margin: .1rem 0; }
+.trial-right .mark { color: var(--right); } .trial-wrong .mark { color: var(--wrong); }
+.trial-invalid .mark { color: var(--invalid); }
 .label-right { color: var(--right); font-weight: 700; }
 .label-wrong { color: var(--wrong); font-weight: 700; }
 .label-invalid { color: var(--invalid); font-weight: 700; }
 @media print {
   body { max-width: none; padding: 0; font-size: 11pt; }
   a { color: inherit; }
-  thead th { position: static; }
   table.sortable thead th::after { content: ""; }
   figure, table, details.episode { break-inside: avoid; }
   .trial-right, .trial-wrong, .trial-invalid, .warnings, thead th { print-color-adjust: exact;
