@@ -343,8 +343,11 @@ def load_run(path: Path, label: str | None = None) -> Run:
 def read_samples(run: Run, task: str) -> list[dict]:
     """The logged samples of ``task`` (``[]`` when not logged); a corrupt line is an error."""
     path = run.samples.get(task)
-    if path is None:
-        return []
+    return [] if path is None else read_samples_file(path)
+
+
+def read_samples_file(path: Path) -> list[dict]:
+    """Every sample of one ``samples_<task>_<timestamp>.jsonl``; a corrupt line is an error naming it."""
     out: list[dict] = []
     try:
         with open(path, encoding="utf-8") as fh:
