@@ -1,0 +1,321 @@
+"""Cross-model leaderboard: each task's headline value, its 0-100 score between chance and the ideal
+player, per-ability means and an overall mean (unweighted over abilities, so an ability with many
+tasks weighs as much as one with a single task)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lm_eval_cog.reports.abilities import ability_of
+from lm_eval_cog.reports.references import chance_and_ideal, normalised
+from lm_eval_cog.reports.runs import Run
+from lm_eval_cog.reports.selection import headline_metric, validate_overrides
+
+#: The pseudo-ability of tasks that :func:`ability_of` cannot place.
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Models ranked by ``overall`` (ties and undefined last, then by name); tasks and abilities sorted."""
+
+    models: list[str]
+    tasks: list[str]
+    metrics: dict[str, str]
+    raw: dict[str, dict[str, float]]
+    normalised: dict[str, dict[str, float]]
+    by_ability: dict[str, dict[str, float]]
+    overall: dict[str, float]
+    abilities: dict[str, list[str]] = field(
+        default_factory=dict
+    )  # ability -> its normalised tasks (incl. "other")
+    unnormalised: list[str] = field(
+        default_factory=list
+    )  # tasks shown raw only (no chance or ideal)
+    skipped_groups: list[str] = field(
+        default_factory=list
+    )  # groups whose subtasks are listed instead
+    notes: list[str] = field(default_factory=list)
+    inputs: tuple[Path, ...] = ()  # the results and samples files it was built from
+
+
+def _leaf_tasks(run: Run) -> tuple[list[str], list[str]]:
+    """(tasks, skipped groups) of one run: a group whose subtasks are present would count them twice."""
+    tasks, skipped = [], []
+    for name, result in run.tasks.items():
+        if result.is_group and any(
+            sub in run.tasks for sub in run.group_subtasks.get(name, [])
+        ):
+            skipped.append(name)
+        else:
+            tasks.append(name)
+    return tasks, skipped
+
+
+def _selection(
+    runs: Sequence[Run], overrides: Mapping[str, str] | None
+) -> tuple[list[str], dict[str, str], list[str]]:
+    """(tasks, task -> metric, skipped groups) over all runs; a task's metric is the first run's choice."""
+    validate_overrides(overrides, {t for run in runs for t in run.tasks})
+    tasks: set[str] = set()
+    skipped: set[str] = set()
+    for run in runs:
+        leaves, groups = _leaf_tasks(run)
+        tasks.update(leaves)
+        skipped.update(groups)
+    tasks -= skipped  # a group kept in one run but expanded in another: its subtasks speak for it
+    metrics: dict[str, str] = {}
+    for task in sorted(tasks):
+        for (
+            run
+        ) in runs:  # the first run (in input order) that has the task names its metric
+            if task in run.tasks:
+                metric = headline_metric(run.tasks[task], overrides)
+                if metric is not None:
+                    metrics[task] = metric
+                    break
+    return sorted(metrics), metrics, sorted(skipped)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def build_leaderboard(
+    runs: Sequence[Run], overrides: Mapping[str, str] | None = None
+) -> Leaderboard:
+    """The leaderboard of ``runs`` (one row per run, labelled by ``run.label``)."""
+    tasks, metrics, skipped = _selection(runs, overrides)
+    raw: dict[str, dict[str, float]] = {}
+    norm: dict[str, dict[str, float]] = {}
+    referenced: set[str] = set()
+    for run in runs:
+        raw[run.label], norm[run.label] = {}, {}
+        for task in tasks:
+            result = run.tasks.get(task)
+            if result is None or metrics[task] not in result.metrics:
+                continue
+            value = result.metrics[metrics[task]]
+            raw[run.label][task] = value
+            chance, ideal = chance_and_ideal(run, task, metrics[task])
+            if chance is not None and ideal is not None and chance != ideal:
+                referenced.add(task)
+                score = normalised(value, chance, ideal)
+                if math.isfinite(score):
+                    norm[run.label][task] = score
+    # Only tasks with both references enter the means (and the ability columns).
+    ability_tasks: dict[str, list[str]] = {}
+    for task in tasks:
+        if task in referenced:
+            ability_tasks.setdefault(ability_of(task) or OTHER, []).append(task)
+    by_ability: dict[str, dict[str, float]] = {}
+    overall: dict[str, float] = {}
+    for label in raw:
+        means = {
+            ability: _mean([norm[label][t] for t in members if t in norm[label]])
+            for ability, members in sorted(ability_tasks.items())
+        }
+        by_ability[label] = {a: m for a, m in means.items() if math.isfinite(m)}
+        overall[label] = _mean(list(by_ability[label].values()))
+    unnormalised = [t for t in tasks if t not in referenced]
+    models = sorted(
+        raw,
+        key=lambda m: (
+            not math.isfinite(overall[m]),
+            -overall[m] if math.isfinite(overall[m]) else 0.0,
+            m,
+        ),
+    )
+    inputs = tuple(
+        sorted({p for run in runs for p in (*run.results_paths, *run.samples.values())})
+    )
+    return Leaderboard(
+        models=models,
+        tasks=tasks,
+        metrics=metrics,
+        raw={m: raw[m] for m in models},
+        normalised={m: norm[m] for m in models},
+        by_ability={m: by_ability[m] for m in models},
+        overall={m: overall[m] for m in models},
+        abilities={a: ability_tasks[a] for a in sorted(ability_tasks)},
+        unnormalised=unnormalised,
+        skipped_groups=skipped,
+        notes=_notes(models, tasks, raw, norm, by_ability, unnormalised, skipped),
+        inputs=inputs,
+    )
+
+
+def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped) -> list[str]:
+    notes = []
+    if unnormalised:
+        notes.append(
+            "Shown raw only, left out of the ability and overall means (no chance or no ideal-player reference): "
+            + ", ".join(unnormalised)
+        )
+    if skipped:
+        notes.append(
+            "Groups left out because their subtasks are listed (no double counting): "
+            + ", ".join(skipped)
+        )
+    missing = [
+        f"{m}: {', '.join(t for t in tasks if t not in raw[m])}"
+        for m in models
+        if any(t not in raw[m] for t in tasks)
+    ]
+    if missing:
+        notes.append(
+            "Tasks a model was not run on (its means use the others): "
+            + "; ".join(missing)
+        )
+    undefined = [
+        f"{m}: {', '.join(t for t in tasks if t in raw[m] and t not in norm[m] and t not in unnormalised)}"
+        for m in models
+        if any(
+            t in raw[m] and t not in norm[m] and t not in unnormalised for t in tasks
+        )
+    ]
+    if undefined:
+        notes.append(
+            "Undefined (NaN) values left out of the means: " + "; ".join(undefined)
+        )
+    coverage = {m: tuple(sorted(by_ability[m])) for m in models}
+    if len(set(coverage.values())) > 1:
+        notes.append(
+            "Models cover different abilities, so their overall means are not over the same abilities."
+        )
+    return notes
+
+
+def score_matrix(
+    runs: Sequence[Run], overrides: Mapping[str, str] | None = None
+) -> dict[str, dict[str, float]]:
+    """Model -> task -> raw headline value (finite values only; the leaderboard's tasks and metrics)."""
+    lb = build_leaderboard(runs, overrides)
+    return {
+        m: {t: v for t, v in lb.raw[m].items() if math.isfinite(v)} for m in lb.models
+    }
+
+
+# ---------------------------------------------------------------- output
+
+
+def _number(value: float | None) -> str:
+    # repr round-trips the float exactly, so the CSV is reproducible bit for bit; missing/NaN: empty.
+    return "" if value is None or not math.isfinite(value) else repr(float(value))
+
+
+def leaderboard_csv(lb: Leaderboard) -> str:
+    """One row per model: overall, ability means, each task's normalised and raw value."""
+    abilities = list(lb.abilities)
+    header = ["model", "overall"] + [f"ability:{a}" for a in abilities]
+    header += [f"normalised:{t}" for t in lb.tasks] + [
+        f"raw:{t} ({lb.metrics[t]})" for t in lb.tasks
+    ]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for m in lb.models:
+        row = [m, _number(lb.overall[m])] + [
+            _number(lb.by_ability[m].get(a)) for a in abilities
+        ]
+        row += [_number(lb.normalised[m].get(t)) for t in lb.tasks] + [
+            _number(lb.raw[m].get(t)) for t in lb.tasks
+        ]
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def _json_number(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def leaderboard_json(lb: Leaderboard) -> str:
+    """Everything in the leaderboard as JSON (NaN as null; no timestamps, stable order)."""
+    data = {
+        "models": lb.models,
+        "tasks": lb.tasks,
+        "metrics": lb.metrics,
+        "abilities": lb.abilities,
+        "overall": {m: _json_number(v) for m, v in lb.overall.items()},
+        "by_ability": {
+            m: {a: _json_number(v) for a, v in d.items()}
+            for m, d in lb.by_ability.items()
+        },
+        "normalised": {
+            m: {t: _json_number(v) for t, v in d.items()}
+            for m, d in lb.normalised.items()
+        },
+        "raw": {
+            m: {t: _json_number(v) for t, v in d.items()} for m, d in lb.raw.items()
+        },
+        "unnormalised": lb.unnormalised,
+        "skipped_groups": lb.skipped_groups,
+        "notes": lb.notes,
+    }
+    return json.dumps(data, indent=2, allow_nan=False) + "\n"
+
+
+def leaderboard_html(lb: Leaderboard) -> str:
+    """HTML fragment: one sortable table (class "sortable", numbers in data-value) and its notes."""
+    from lm_eval_cog.reports.html import Markup, Num, fmt, table
+
+    def header(name: str, detail: str) -> Markup:
+        return Markup(f"{html.escape(name)}<br><small>{html.escape(detail)}</small>")
+
+    headers: list[object] = ["Model", header("Overall", "0 chance, 100 ideal")]
+    headers += [header(a, f"{len(lb.abilities[a])} task(s)") for a in lb.abilities]
+    headers += [
+        header(t + (" *" if t in lb.unnormalised else ""), lb.metrics[t])
+        for t in lb.tasks
+    ]
+    rows = []
+    for m in lb.models:
+        row: list[object] = [m, Num(lb.overall[m], fmt(lb.overall[m], 3))]
+        row += [
+            Num(lb.by_ability[m].get(a), fmt(lb.by_ability[m].get(a), 3))
+            for a in lb.abilities
+        ]
+        for t in lb.tasks:
+            value = lb.raw[m].get(t)
+            if t in lb.unnormalised:
+                row.append(Num(value, fmt(value)))  # raw only, sorted by the raw value
+            else:
+                score = lb.normalised[m].get(t)
+                text = (
+                    f"{fmt(score, 3)} ({fmt(value)})"
+                    if value is not None
+                    else fmt(None)
+                )
+                row.append(Num(score, text))
+        rows.append(row)
+    caption = (
+        "Task cells: normalised score (0 = chance, 100 = ideal player), raw headline value in parentheses; "
+        "* raw only. Click a header to sort."
+    )
+    notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in lb.notes)
+    return Markup(
+        table(headers, rows, sortable=True, classes="leaderboard", caption=caption)
+        + notes
+    )
+
+
+def write_leaderboard(lb: Leaderboard, out_dir: Path) -> dict[str, Path]:
+    """Write leaderboard.csv, leaderboard.json and leaderboard.html (the fragment) under ``out_dir``."""
+    from lm_eval_cog.reports.html import write_new
+
+    out_dir = Path(out_dir)
+    files = {
+        "csv": (out_dir / "leaderboard.csv", leaderboard_csv(lb)),
+        "json": (out_dir / "leaderboard.json", leaderboard_json(lb)),
+        "html": (out_dir / "leaderboard.html", leaderboard_html(lb)),
+    }
+    for path, text in files.values():
+        write_new(path, text, lb.inputs)  # never over an lm-eval input
+    return {kind: path for kind, (path, _) in files.items()}
