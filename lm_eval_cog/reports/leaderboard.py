@@ -62,7 +62,7 @@ def _leaf_tasks(run: Run) -> tuple[list[str], list[str]]:
 def _selection(
     runs: Sequence[Run], overrides: Mapping[str, str] | None
 ) -> tuple[list[str], dict[str, str], list[str]]:
-    """(tasks, task -> metric, skipped groups) over all runs; a task's metric is the first run's choice."""
+    """(tasks, task -> metric, skipped groups) over all runs; a task's metric is one run's choice."""
     validate_overrides(overrides, {t for run in runs for t in run.tasks})
     tasks: set[str] = set()
     skipped: set[str] = set()
@@ -73,9 +73,8 @@ def _selection(
     tasks -= skipped  # a group kept in one run but expanded in another: its subtasks speak for it
     metrics: dict[str, str] = {}
     for task in sorted(tasks):
-        for (
-            run
-        ) in runs:  # the first run (in input order) that has the task names its metric
+        # The first run by label that has the task names its metric (independent of the input order).
+        for run in sorted(runs, key=lambda r: r.label):
             if task in run.tasks:
                 metric = headline_metric(run.tasks[task], overrides)
                 if metric is not None:
