@@ -263,6 +263,10 @@ def test_write_refuses_an_input_folder(three_models, tmp_path):
     lb = build_leaderboard(three_models)
     with pytest.raises(ReportInputError):
         write_leaderboard(lb, tmp_path / "A")
+    # Inside the folder the user named (lm-eval's --output_path above the model folders): refused too.
+    with pytest.raises(ReportInputError):
+        write_leaderboard(lb, tmp_path / "report", inputs=[tmp_path])
+    assert not (tmp_path / "report").exists()
 
 
 def test_html_is_one_sortable_table_with_numeric_data_values(three_models):

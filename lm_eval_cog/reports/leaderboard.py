@@ -305,16 +305,23 @@ def leaderboard_html(lb: Leaderboard) -> str:
     )
 
 
-def write_leaderboard(lb: Leaderboard, out_dir: Path) -> dict[str, Path]:
-    """Write leaderboard.csv, leaderboard.json and leaderboard.html (the fragment) under ``out_dir``."""
+def write_leaderboard(
+    lb: Leaderboard, out_dir: Path, inputs: Sequence[Path] = ()
+) -> dict[str, Path]:
+    """Write leaderboard.csv, leaderboard.json and leaderboard.html (the fragment) under ``out_dir``.
+
+    ``out_dir`` may not lie in a folder holding the results files, nor in any of ``inputs`` (pass the
+    folders the user named: they may be lm-eval's ``--output_path``, above the model folders).
+    """
     from lm_eval_cog.reports.html import write_new
 
     out_dir = Path(out_dir)
+    protected = (*lb.inputs, *(Path(p) for p in inputs))
     files = {
         "csv": (out_dir / "leaderboard.csv", leaderboard_csv(lb)),
         "json": (out_dir / "leaderboard.json", leaderboard_json(lb)),
         "html": (out_dir / "leaderboard.html", leaderboard_html(lb)),
     }
     for path, text in files.values():
-        write_new(path, text, lb.inputs)  # never over an lm-eval input
+        write_new(path, text, protected)  # never over or beside an lm-eval input
     return {kind: path for kind, (path, _) in files.items()}
