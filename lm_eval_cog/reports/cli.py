@@ -1,0 +1,263 @@
+"""``lm-eval-cog``: reports, comparisons and leaderboards from lm-eval's output folders.
+
+Reads only what lm-eval wrote (``results_*.json`` and ``samples_*.jsonl``, searched recursively under each
+OUTPUT_DIR); writes a new folder with a self-contained ``index.html`` and the files beside it. The input
+folders are never written to.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from lm_eval_cog.reports.errors import ReportInputError
+from lm_eval_cog.reports.html import check_output_dir, page, write_new
+
+CORRECTIONS = {"none": None, "holm": "holm", "bh": "bh"}
+
+_METRIC_HELP = (
+    "Headline metric of a task, TASK=METRIC or TASK=METRIC,FILTER (repeatable), "
+    "e.g. cog_wcst_direct=score or mmlu=acc,none. Default: the task's own headline metric."
+)
+
+
+def _prepare_output(out_dir: Path, inputs: Sequence[Path], force: bool) -> Path:
+    """Create the output folder; refuse one inside an input folder, or a non-empty one without --force."""
+    check_output_dir(out_dir, inputs)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ReportInputError(f"output {out_dir} exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
+        raise ReportInputError(f"output folder {out_dir} is not empty: choose a new folder or pass --force")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir
+
+
+def _check_inputs(paths: Sequence[Path]) -> None:
+    for p in paths:
+        if not p.exists():
+            raise ReportInputError(f"input {p} does not exist")
+
+
+def _load(paths: Sequence[Path], labels: Sequence[str]) -> list:
+    """One Run per model: labels, when given, name the inputs in order (each input then holds one model)."""
+    from lm_eval_cog.reports.runs import load_run, load_runs
+
+    _check_inputs(paths)
+    if labels:
+        if len(labels) != len(paths):
+            raise ReportInputError(
+                f"{len(labels)} --label value(s) for {len(paths)} input(s): give one label per OUTPUT_DIR, in order"
+            )
+        runs = [load_run(p, label) for p, label in zip(paths, labels)]
+    else:
+        runs = load_runs(list(paths))
+    seen: dict[str, object] = {}
+    for run in runs:
+        if run.label in seen:
+            other = seen[run.label]
+            raise ReportInputError(
+                f"two runs are both labelled {run.label!r}: "
+                f"{', '.join(map(str, other.results_paths))} and {', '.join(map(str, run.results_paths))}; "
+                "name them with --label (one per OUTPUT_DIR)"
+            )
+        seen[run.label] = run
+    return runs
+
+
+def _overrides(items: Sequence[str]) -> dict[str, str]:
+    from lm_eval_cog.reports.selection import parse_metric_overrides
+
+    return parse_metric_overrides(list(items))
+
+
+def _check_overrides(overrides: dict[str, str], runs: Sequence) -> None:
+    """A --metric for a task no run has is a typo: say so rather than ignore it."""
+    from lm_eval_cog.reports.selection import validate_overrides
+
+    validate_overrides(overrides, {t for run in runs for t in run.tasks})
+
+
+_OUT = click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write (created; must not be inside an input folder).",
+)
+_FORCE = click.option("--force", is_flag=True, help="Write into an existing non-empty output folder.")
+_METRIC = click.option("--metric", "metrics", multiple=True, metavar="TASK=METRIC[,FILTER]", help=_METRIC_HELP)
+
+
+@click.group(
+    help=(
+        "Reports from lm-eval output folders. Every command reads the results_*.json (and, for report, the "
+        "samples_*.jsonl) that lm-eval wrote under each OUTPUT_DIR, searched recursively, and writes a new folder "
+        "-o OUT with a self-contained index.html (no network needed). Input folders are never modified."
+    )
+)
+def cli() -> None:
+    """The ``lm-eval-cog`` command group."""
+
+
+@cli.command(
+    "report",
+    help=(
+        "One model's report. Reads results_*.json and samples_*.jsonl under OUTPUT_DIR (one model). Writes "
+        "OUT/index.html (summary, references, cognitive profile, per-task metrics and figures), OUT/report.md, "
+        "OUT/figures/*.png|svg and OUT/episodes/<task>.html (episode viewers)."
+    ),
+)
+@click.argument("output_dir", type=click.Path(path_type=Path))
+@_OUT
+@click.option("--label", default=None, help="Display name of the model (default: from the model arguments).")
+@_METRIC
+@_FORCE
+def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tuple[str, ...], force: bool) -> Path:
+    from lm_eval_cog.reports.report import write_report
+    from lm_eval_cog.reports.runs import load_run
+
+    overrides = _overrides(metrics)
+    _check_inputs([output_dir])
+    run = load_run(output_dir, label)
+    _check_overrides(overrides, [run])
+    _prepare_output(out_dir, [output_dir], force)
+    index = write_report(run, out_dir, overrides)
+    click.echo(str(index))
+    return index
+
+
+@cli.command(
+    "compare",
+    help=(
+        "Cross-model comparison (Kendall tau-b between tasks, discriminative power of model pairs). Reads "
+        "results_*.json under every OUTPUT_DIR. Writes OUT/index.html, OUT/comparison.md, OUT/matrix.csv, "
+        "OUT/kendall.csv, OUT/comparison.json and OUT/figures/."
+    ),
+)
+@click.argument("output_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_OUT
+@click.option("--label", "labels", multiple=True, help="Model label, repeatable: one per OUTPUT_DIR, in order.")
+@_METRIC
+@click.option(
+    "--correction",
+    type=click.Choice(sorted(CORRECTIONS)),
+    default="none",
+    show_default=True,
+    help="Correction of the tau p-values for multiple comparisons (Holm or Benjamini-Hochberg).",
+)
+@click.option(
+    "--pair",
+    "pairs",
+    nargs=2,
+    multiple=True,
+    metavar="MODEL_A MODEL_B",
+    help="Two model labels whose discriminative power to plot (repeatable).",
+)
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@_FORCE
+def compare_cmd(
+    output_dirs: tuple[Path, ...],
+    out_dir: Path,
+    labels: tuple[str, ...],
+    metrics: tuple[str, ...],
+    correction: str,
+    pairs: tuple[tuple[str, str], ...],
+    alpha: float,
+    force: bool,
+) -> Path:
+    from lm_eval_cog.reports.compare import compare, write_comparison
+    from lm_eval_cog.reports.leaderboard import score_matrix
+    from lm_eval_cog.reports.report import runs_html, runs_markdown
+
+    overrides = _overrides(metrics)
+    runs = _load(output_dirs, labels)
+    _check_overrides(overrides, runs)
+    ranked = score_matrix(runs, overrides)
+    matrix = {r.label: ranked[r.label] for r in runs if r.label in ranked}  # models in the order given
+    comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
+    _prepare_output(out_dir, output_dirs, force)
+    fragment, markdown, _figures = write_comparison(comparison, out_dir)
+    links = (
+        '<p class="note">Files: <a href="matrix.csv">matrix.csv</a>, <a href="kendall.csv">kendall.csv</a>, '
+        '<a href="comparison.json">comparison.json</a>, <a href="comparison.md">comparison.md</a>.</p>'
+    )
+    body = "<h2>Models</h2>\n" + runs_html(runs) + "\n" + links + "\n" + fragment
+    index = out_dir / "index.html"
+    write_new(index, page("Cross-model comparison", body), output_dirs)
+    write_new(
+        out_dir / "comparison.md", "# Cross-model comparison\n\n" + runs_markdown(runs) + "\n" + markdown, output_dirs
+    )
+    click.echo(str(index))
+    return index
+
+
+@cli.command(
+    "leaderboard",
+    help=(
+        "Leaderboard: each model's headline scores normalised from chance (0) to ideal (100), averaged per "
+        "cognitive ability. Reads results_*.json under every OUTPUT_DIR. Writes OUT/index.html and the tables "
+        "as CSV and JSON."
+    ),
+)
+@click.argument("output_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_OUT
+@click.option("--label", "labels", multiple=True, help="Model label, repeatable: one per OUTPUT_DIR, in order.")
+@_METRIC
+@_FORCE
+def leaderboard_cmd(
+    output_dirs: tuple[Path, ...], out_dir: Path, labels: tuple[str, ...], metrics: tuple[str, ...], force: bool
+) -> Path:
+    from lm_eval_cog.reports.leaderboard import build_leaderboard, leaderboard_html, write_leaderboard
+    from lm_eval_cog.reports.report import runs_html
+
+    overrides = _overrides(metrics)
+    runs = _load(output_dirs, labels)
+    _check_overrides(overrides, runs)
+    lb = build_leaderboard(runs, overrides)
+    _prepare_output(out_dir, output_dirs, force)
+    files = write_leaderboard(lb, out_dir, output_dirs)
+    # The data files; the HTML fragment file is what index.html shows.
+    links = ", ".join(
+        f'<a href="{html.escape(Path(p).relative_to(out_dir).as_posix())}">{html.escape(Path(p).name)}</a>'
+        for kind, p in sorted(files.items())
+        if kind != "html" and Path(p).suffix != ".html"
+    )
+    body = "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Leaderboard</h2>\n" + leaderboard_html(lb)
+    if links:
+        body += f'\n<p class="note">Files: {links}.</p>'
+    index = out_dir / "index.html"
+    write_new(index, page("Leaderboard", body), output_dirs)
+    click.echo(str(index))
+    return index
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (2 for unreadable input, with one 'error:' line)."""
+    try:
+        cli.main(args=argv, prog_name="lm-eval-cog", standalone_mode=False)
+    except ReportInputError as error:
+        click.echo(f"error: {_one_line(error)}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        return 1
+    except click.ClickException as error:  # usage errors: click's own message, exit code 2
+        error.show()
+        return error.exit_code
+    except OSError as error:  # e.g. no permission to write the output folder
+        click.echo(f"error: {_one_line(error)}", err=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,431 @@
+"""One model's report: index.html (self-contained), report.md, figures/ and one episode viewer per task.
+
+Only lm-eval's output is read (through :mod:`runs`); the page holds no timestamp of its own, so the same
+input gives the same files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from lm_eval_cog.reports.errors import ReportInputError
+from lm_eval_cog.reports.html import MISSING, Markup, Num, check_output_dir, figure, fmt, page, table, warnings_box
+from lm_eval_cog.reports.html import write_new as _write_new
+from lm_eval_cog.reports.plotting import FigureFile
+
+#: Columns of the summary that only show when some task reports them.
+QUALITY_METRICS = ("invalid_rate", "episode_failed")
+
+NORMALISED_NOTE = (
+    "normalised = 100 × (value − chance) / (ideal − chance): 0 is the chance level (a random player), "
+    "100 the ideal player; empty where a task has no chance or ideal level."
+)
+
+
+@dataclasses.dataclass
+class TaskRow:
+    """What the summary says about one task (or group)."""
+
+    task: str
+    ability: str | None
+    metric: str | None  # "acc,none"; None when the task has no numeric metric to headline
+    value: float | None
+    stderr: float | None
+    chance: float | None
+    ideal: float | None
+    normalised: float | None
+    quality: dict[str, float]  # invalid_rate / episode_failed with the headline's filter, when reported
+    n_samples: int | None
+    references: list  # [Reference] of kind human/paper
+    subtasks: list[str]
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _split(metric: str) -> tuple[str, str]:
+    name, _, filt = metric.partition(",")
+    return name, filt
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def slug(name: str) -> str:
+    """A file name / anchor for a task (lm-eval task names are safe already; this keeps odd ones so)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "task"
+
+
+def _value_text(value: float | None, stderr: float | None) -> str:
+    if not _finite(value):
+        return MISSING
+    return f"{fmt(value)} ± {fmt(stderr)}" if _finite(stderr) else fmt(value)
+
+
+def _ref_text(refs: Sequence) -> str:
+    if not refs:
+        return "no reference"
+    return "; ".join(f"{r.label}: {fmt(r.value)}" for r in refs)
+
+
+def run_date(path: Path) -> str:
+    """The date lm-eval put in a results file's name (results_2025-01-31T12-00-00.123.json)."""
+    m = re.match(r"results_(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})", Path(path).name)
+    return f"{m[1]} {m[2]}:{m[3]}:{m[4]}" if m else "unknown"
+
+
+def md_table(headers: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
+    """A GitHub Markdown table; numbers formatted as in the page, pipes escaped."""
+
+    def cell(v: object) -> str:
+        if isinstance(v, Num):
+            text = v.text
+        elif isinstance(v, Markup):  # a trusted fragment: its text without the tags
+            text = html.unescape(re.sub(r"<[^>]+>", "", v))
+        elif v is None:
+            text = ""
+        else:
+            text = fmt(v)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _link(href: str, text: str) -> Markup:
+    return Markup(f'<a href="{html.escape(href)}">{html.escape(text)}</a>')
+
+
+# ---------------------------------------------------------------- runs header (also used by compare/leaderboard)
+
+
+def _run_rows(runs: Sequence) -> list[list[object]]:
+    return [
+        [
+            r.label,
+            r.model,
+            r.model_args or MISSING,
+            r.lm_eval_version or MISSING,
+            ", ".join(sorted({run_date(p) for p in r.results_paths})),
+            "\n".join(str(p) for p in r.results_paths),
+        ]
+        for r in runs
+    ]
+
+
+_RUN_HEADERS = ["label", "model", "model args", "lm-eval", "date", "results files"]
+
+
+def runs_html(runs: Sequence) -> str:
+    """A table of the models read: label, model, arguments, lm-eval version, date, results files."""
+    return table(_RUN_HEADERS, _run_rows(runs))
+
+
+def runs_markdown(runs: Sequence) -> str:
+    return md_table(_RUN_HEADERS, _run_rows(runs)) + "\n"
+
+
+# ---------------------------------------------------------------- gathering
+
+
+def _task_row(run, task: str, overrides: Mapping[str, str] | None) -> TaskRow:
+    from lm_eval_cog.reports.abilities import ability_of
+    from lm_eval_cog.reports.references import chance_and_ideal, normalised, references
+    from lm_eval_cog.reports.selection import headline_metric
+
+    result = run.tasks[task]
+    metric = headline_metric(result, overrides)
+    value = stderr = chance = ideal = norm = None
+    quality: dict[str, float] = {}
+    refs: list = []
+    if metric is not None:
+        value = result.metrics.get(metric)
+        stderr = result.stderrs.get(metric)
+        chance, ideal = chance_and_ideal(run, task, metric)
+        norm = normalised(value, chance, ideal) if _finite(value) else None
+        refs = [r for r in references(run, task, metric) if r.kind in ("human", "paper")]
+        filt = _split(metric)[1]
+        for name in QUALITY_METRICS:
+            key = f"{name},{filt}"
+            if key in result.metrics:
+                quality[name] = result.metrics[key]
+    return TaskRow(
+        task=task,
+        ability=ability_of(task),
+        metric=metric,
+        value=value,
+        stderr=stderr,
+        chance=chance,
+        ideal=ideal,
+        normalised=norm,
+        quality=quality,
+        n_samples=result.n_samples,
+        references=refs,
+        subtasks=list(run.group_subtasks.get(task, [])),
+    )
+
+
+def _layout(run) -> tuple[list[str], list[str]]:
+    """(tasks for the summary, groups for the group table): a group whose subtasks are shown is listed
+    with the groups; a group none of whose members is in the results stands in the summary itself."""
+    tasks, groups = [], []
+    for name in sorted(run.tasks):
+        result = run.tasks[name]
+        members = run.group_subtasks.get(name, [])
+        if result.is_group and any(m in run.tasks for m in members):
+            groups.append(name)
+        else:
+            tasks.append(name)
+    return tasks, groups
+
+
+# ---------------------------------------------------------------- the report
+
+
+class _Writer:
+    """Collects the page's parts, the Markdown's parts and the warnings while the files are written."""
+
+    def __init__(self, run, out_dir: Path, overrides: Mapping[str, str] | None) -> None:
+        self.run = run
+        self.out_dir = out_dir
+        self.overrides = overrides
+        self.inputs = [*run.results_paths, *run.samples.values()]
+        self.fig_dir = out_dir / "figures"
+        self.html: list[str] = []
+        self.md: list[str] = []
+        self.warnings: list[str] = []
+        self.episode_pages: dict[str, str] = {}  # task -> relative href
+
+    def write(self, path: Path, text: str) -> None:
+        _write_new(path, text, self.inputs)
+
+    # ------------------------------------------------------------ sections
+
+    def header(self) -> None:
+        run = self.run
+        items = [
+            ("Model", run.label),
+            ("lm-eval model", run.model),
+            ("Model arguments", run.model_args or MISSING),
+            ("lm-eval version", run.lm_eval_version or MISSING),
+            ("Date of the run", ", ".join(sorted({run_date(p) for p in run.results_paths}))),
+            ("Results files", "\n".join(str(p) for p in run.results_paths)),
+        ]
+        dl = "".join(
+            f"<dt>{html.escape(key)}</dt><dd>{'<br>'.join(html.escape(line) for line in text.splitlines())}</dd>"
+            for key, text in items
+        )
+        self.html.append(f'<dl class="meta">{dl}</dl>')
+        self.md.append("\n".join(f"- **{k}:** {v.replace(chr(10), ', ')}" for k, v in items))
+
+    def summary(self, rows: list[TaskRow], groups: list[TaskRow]) -> None:
+        quality = [q for q in QUALITY_METRICS if any(q in r.quality for r in rows)]
+        headers = ["task", "ability", "metric", "value ± stderr", "chance", "ideal", "normalised"]
+        headers += [q.replace("_", " ") for q in quality]
+        headers += ["n", "references", "episodes"]
+
+        def cells(r: TaskRow, linked: bool) -> list[object]:
+            name = _link(f"#task-{slug(r.task)}", r.task) if linked else r.task
+            episodes = self.episode_pages.get(r.task)
+            return [
+                name,
+                r.ability or MISSING,
+                r.metric or "no numeric metric",
+                Num(r.value, _value_text(r.value, r.stderr)),
+                r.chance,
+                r.ideal,
+                r.normalised,
+                *(r.quality.get(q) for q in quality),
+                r.n_samples,
+                _ref_text(r.references),
+                (_link(episodes, "episodes") if linked else episodes) if episodes else "",
+            ]
+
+        self.html.append('<h2 id="summary">Summary</h2>')
+        self.html.append(f'<p class="note">{html.escape(NORMALISED_NOTE)}</p>')
+        self.html.append(table(headers, [cells(r, True) for r in rows]))
+        self.md += ["## Summary", NORMALISED_NOTE, md_table(headers, [cells(r, False) for r in rows])]
+        if groups:
+            gh = ["group", "metric", "value ± stderr", "chance", "ideal", "normalised", "n", "subtasks"]
+
+            def gcells(r: TaskRow, linked: bool) -> list[object]:
+                return [
+                    _link(f"#task-{slug(r.task)}", r.task) if linked else r.task,
+                    r.metric or "no numeric metric",
+                    Num(r.value, _value_text(r.value, r.stderr)),
+                    r.chance,
+                    r.ideal,
+                    r.normalised,
+                    r.n_samples,
+                    ", ".join(r.subtasks),
+                ]
+
+            self.html.append('<h2 id="groups">Groups</h2>')
+            self.html.append(
+                '<p class="note">Aggregates lm-eval computed over each group\'s subtasks (listed above).</p>'
+            )
+            self.html.append(table(gh, [gcells(r, True) for r in groups]))
+            self.md += ["## Groups", md_table(gh, [gcells(r, False) for r in groups])]
+
+    def profile(self) -> None:
+        from lm_eval_cog.reports.leaderboard import build_leaderboard
+        from lm_eval_cog.reports.profile_figures import profile_figure
+
+        self.html.append('<h2 id="profile">Cognitive profile</h2>')
+        self.md.append("## Cognitive profile")
+        lb = build_leaderboard([self.run], self.overrides)
+        model = lb.models[0] if lb.models else self.run.label
+        by_ability = {a: v for a, v in lb.by_ability.get(model, {}).items() if _finite(v)}
+        if not by_ability:
+            text = "No task of this run has both a chance and an ideal level, so there is no profile."
+            self.html.append(f'<p class="note">{html.escape(text)}</p>')
+            self.md.append(text)
+            return
+        scored = lb.normalised.get(model, {})
+        members = {a: [t for t in tasks if _finite(scored.get(t))] for a, tasks in lb.abilities.items()}
+        headers = ["ability", "normalised (mean of its tasks)", "tasks"]
+        prow = [[a, by_ability[a], ", ".join(members.get(a, []))] for a in sorted(by_ability)]
+        overall = lb.overall.get(model)
+        note = (
+            f"Each ability's score is the mean of its tasks' normalised scores; overall = mean over abilities "
+            f"= {fmt(overall)}."
+        )
+        self.html.append(f'<p class="note">{html.escape(note)}</p>')
+        self.html.extend(f'<p class="note">{html.escape(n)}</p>' for n in lb.notes)
+        self.html.append(table(headers, prow))
+        fig = profile_figure(self.run.label, by_ability, self.fig_dir)
+        self.html.append(figure(fig))
+        self.md += [note, *lb.notes, md_table(headers, prow), _md_figure(fig)]
+
+    def task_section(self, row: TaskRow) -> None:
+        from lm_eval_cog.reports.profile_figures import probe_effects_figure
+        from lm_eval_cog.reports.transcript_figures import transcript_figures
+
+        run, task = self.run, row.task
+        result = run.tasks[task]
+        kind = "Group" if result.is_group else "Task"
+        self.html.append(f'<section class="task" id="task-{slug(task)}"><h3>{kind} {html.escape(task)}</h3>')
+        self.md.append(f"### {kind} {task}")
+        facts = [f"ability: {row.ability or MISSING}", f"headline metric: {row.metric or MISSING}"]
+        if result.n_samples is not None:
+            facts.append(f"{result.n_samples} samples")
+        if result.version:
+            facts.append(f"version {result.version}")
+        self.html.append(f'<p class="note">{html.escape("; ".join(facts))}.</p>')
+        self.md.append("; ".join(facts) + ".")
+
+        others = self._all_references(task, row.metric) if row.metric is not None else []
+        if others and _finite(row.value):
+            # The model's number beside every reference for the same metric: chance, ideal, humans, papers.
+            headers = ["who", "value", "kind", "source"]
+            refs = [[run.label, row.value, "this model", "results file"]]
+            refs += [[r.label, r.value, r.kind, r.source] for r in others]
+            self.html.append(table(headers, refs, caption=f"{row.metric}: this model and references"))
+            self.md += [f"References for {row.metric}:", md_table(headers, refs)]
+        elif row.metric is not None:
+            self.html.append(f'<p class="note">No reference for {html.escape(row.metric)}.</p>')
+            self.md.append(f"No reference for {row.metric}.")
+
+        headers = ["metric", "filter", "value", "stderr", "higher is better"]
+        mrows = []
+        for key, value in result.metrics.items():
+            name, filt = _split(key)
+            hib = result.higher_is_better.get(name)
+            label = Markup(f"<strong>{html.escape(name)}</strong> (headline)") if key == row.metric else name
+            mrows.append([label, filt, value, result.stderrs.get(key), MISSING if hib is None else str(hib)])
+        self.html.append(table(headers, mrows, caption="All metrics lm-eval reported"))
+        self.md.append(md_table(headers, mrows))
+
+        if not result.is_group:
+            samples = self._samples(task)
+            figures: list[FigureFile] = list(transcript_figures(task, samples, self.fig_dir)) if samples else []
+            effects = probe_effects_figure(task, result.metrics, result.stderrs, self.fig_dir)
+            if effects is not None:
+                figures.append(effects)
+            for fig in figures:
+                self.html.append(figure(fig))
+                self.md.append(_md_figure(fig))
+            if samples:
+                href = self._episode_page(task, samples)
+                self.html.append(f"<p>{_link(href, f'Episodes and samples of {task} ({len(samples)})')}</p>")
+                self.md.append(f"[Episodes and samples of {task}]({href})")
+            else:
+                self.html.append('<p class="note">No samples were logged for this task (lm-eval --log_samples).</p>')
+        self.html.append("</section>")
+
+    def _all_references(self, task: str, metric: str) -> list:
+        from lm_eval_cog.reports.references import references
+
+        return list(references(self.run, task, metric))
+
+    def _samples(self, task: str) -> list[dict]:
+        from lm_eval_cog.reports.runs import read_samples
+
+        try:
+            return read_samples(self.run, task)
+        except ReportInputError as error:
+            # One corrupt samples file costs that task's figures and viewer, not the whole report.
+            self.warnings.append(f"{task}: samples not shown: {error}")
+            return []
+
+    def _episode_page(self, task: str, samples: list[dict]) -> str:
+        from lm_eval_cog.reports.episodes import episode_viewer_html
+
+        href = f"episodes/{slug(task)}.html"
+        body = f'<p><a href="../index.html#task-{slug(task)}">Back to the report</a></p>\n'
+        body += episode_viewer_html(task, samples)
+        self.write(self.out_dir / href, page(f"{self.run.label}: {task}", body))
+        self.episode_pages[task] = href
+        return href
+
+
+def _md_figure(fig: FigureFile) -> str:
+    png = f"{fig.png.parent.name}/{fig.png.name}"
+    svg = f"{fig.svg.parent.name}/{fig.svg.name}"
+    caption = f" {fig.caption}" if fig.caption else ""
+    return f"![{fig.title}]({png})\n\n*{fig.title}.*{caption} ([SVG]({svg}))"
+
+
+def write_report(run, out_dir: Path, overrides: Mapping[str, str] | None = None) -> Path:
+    """Write index.html, report.md, figures/ and episodes/<task>.html for one run; return index.html."""
+    out_dir = Path(out_dir)
+    w = _Writer(run, out_dir, overrides)
+    check_output_dir(out_dir, w.inputs)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    task_names, group_names = _layout(run)
+    rows = [_task_row(run, t, overrides) for t in task_names]
+    groups = [_task_row(run, g, overrides) for g in group_names]
+
+    # Task sections first (they write the figures and episode pages the summary links to), then
+    # assemble: header, summary, profile, sections.
+    w.header()
+    head_html, head_md = w.html, w.md
+    w.html, w.md = [], []
+    for r in rows + groups:
+        w.task_section(r)
+    sections_html, sections_md = w.html, w.md
+    w.html, w.md = [], []
+    w.summary(rows, groups)
+    w.profile()
+    nav = (
+        '<nav class="toc"><strong>Contents:</strong> <a href="#summary">Summary</a> · '
+        '<a href="#profile">Cognitive profile</a> · <a href="report.md">report.md</a><ul>'
+        + "".join(f'<li><a href="#task-{slug(r.task)}">{html.escape(r.task)}</a></li>' for r in rows + groups)
+        + "</ul></nav>"
+    )
+    body = "\n".join([*head_html, warnings_box(w.warnings), nav, *w.html, '<h2 id="tasks">Tasks</h2>', *sections_html])
+    md_parts = [f"# {run.label}: lm-eval-cog report", *head_md]
+    if w.warnings:
+        md_parts.append("**Warnings**\n\n" + "\n".join(f"- {m}" for m in w.warnings))
+    md_parts += [*w.md, "## Tasks", *sections_md]
+    index = out_dir / "index.html"
+    w.write(index, page(f"{run.label}: lm-eval-cog report", body))
+    w.write(out_dir / "report.md", "\n\n".join(md_parts) + "\n")
+    return index
