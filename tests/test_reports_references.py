@@ -264,10 +264,12 @@ def test_multiple_choice_chance_is_the_mean_inverse_number_of_choices(tmp_path, 
         {"mmlu_x": {"output_type": "multiple_choice"}},
         samples={"mmlu_x": samples},
     )
-    assert chance_and_ideal(run, "mmlu_x", "acc,none") == (pytest.approx(1 / 3), None)
+    # the ideal of an ordinary accuracy is the answer key's 1.0
+    assert chance_and_ideal(run, "mmlu_x", "acc,none") == (pytest.approx(1 / 3), 1.0)
     assert chance_and_ideal(run, "mmlu_x", "acc_norm,none")[0] == pytest.approx(1 / 3)
-    (ref,) = references(run, "mmlu_x", "acc,none")
+    ref, key = references(run, "mmlu_x", "acc,none")
     assert ref.kind == "chance" and "over 3 documents" in ref.source
+    assert (key.kind, key.value) == ("ideal", 1.0) and "answer key" in key.source
 
 
 def test_no_samples_or_not_multiple_choice_gives_no_chance(tmp_path):
@@ -280,9 +282,9 @@ def test_no_samples_or_not_multiple_choice_gives_no_chance(tmp_path):
         },
         samples={"gen": [mc_sample(0, 4, 1.0)]},
     )
-    assert chance_and_ideal(run, "mc", "acc,none") == (None, None)
-    assert chance_and_ideal(run, "gen", "exact_match,strict-match") == (None, None)
-    assert references(run, "gen", "exact_match,strict-match") == []
+    assert chance_and_ideal(run, "mc", "acc,none") == (None, 1.0)
+    assert chance_and_ideal(run, "gen", "exact_match,strict-match") == (None, 1.0)
+    assert [r.kind for r in references(run, "gen", "exact_match,strict-match")] == ["ideal"]
     assert references(run, "absent", "acc,none") == []
 
 

@@ -11,7 +11,8 @@ Sources, in the order tried (the first chance and the first ideal found are the 
 * ideal — the expected value of the package's ideal player (``policy=optimal``) under the task's
   parameters where its README documents it (or, for WCST, where the README calls it the ideal
   observer and its mean was simulated, see ``_WCST_IDEAL``); an answer key's 1.0 for accuracies of
-  static probes and reflection tasks. Unknown -> no ideal (never a guess).
+  static probes, reflection tasks and ordinary lm-eval tasks (acc, acc_norm, exact_match).
+  Unknown -> no ideal (never a guess).
 * human / paper — ``paradigms/reference_results.json`` (Hao et al. 2025 Tables I-IV and Fig. 2
   incl. the human row, Kennedy & Nowak 2024 Tables 1-2 and their worst-case bound, CogProbe Table 3).
 """
@@ -360,6 +361,9 @@ def _chance(run: Run, result: TaskResult, name: str, filt: str) -> Reference | N
 
 # ---------------------------------------------------------------- ideal
 
+#: Accuracy-type metrics of ordinary lm-eval tasks (the fraction of items matching the key).
+_ANSWER_KEY_METRICS = ("acc", "acc_norm", "exact_match")
+
 
 def _ideal(run: Run, result: TaskResult, name: str, filt: str) -> Reference | None:
     if result.is_group:
@@ -373,6 +377,10 @@ def _ideal(run: Run, result: TaskResult, name: str, filt: str) -> Reference | No
         return None
     paradigm = _paradigm_name(result)
     if paradigm is None:
+        # Any other lm-eval task scored by accuracy against an answer key (MMLU's acc, GSM8K's
+        # exact_match): the ideal answers every item right.
+        if name in _ANSWER_KEY_METRICS and result.higher_is_better.get(name, True):
+            return Reference("ideal", IDEAL_PLAYER, 1.0, f"answer key ({name} 1 by definition)")
         return None
     scale = 1.0
     if name == "acc" and paradigm in _SCORE_IS_100_ACC:
