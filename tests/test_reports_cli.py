@@ -289,8 +289,8 @@ def test_report_summary_lists_tasks_with_value_and_stderr_and_groups_apart(lm_ou
     assert cells["value ± stderr"] == "90 ± 5"  # score 90.0 and its stderr 5.0 from the results file
     assert cells["invalid rate"] == "0.125"
     assert cells["episode failed"] == "0"
-    assert cells["references"] == "no reference" or ":" in cells["references"]
-    assert dict(zip(header, rows["standin_knowledge"]))["references"] == "no reference"
+    assert cells["chance"] == "25.01"  # the task's own score_chance column, 25.0141, to 4 digits
+    assert cells["humans and papers"] == "no reference"
     text = (out / "index.html").read_text(encoding="utf-8")
     groups = text.split('id="groups"', 1)[1].split("</table>", 1)[0]
     assert "cog_inhibition" in groups and "cog_stroop_mc" in groups
@@ -558,3 +558,16 @@ def test_python_dash_m_runs_the_same_command_line():
         [sys.executable, "-m", "lm_eval_cog.reports", "--help"], check=False, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and "leaderboard" in result.stdout
+
+
+def test_human_and_paper_references_stand_one_per_line_in_the_summary():
+    from lm_eval_cog.reports.references import Reference
+    from lm_eval_cog.reports.report import _ref_html, _ref_text
+
+    refs = [Reference("paper", "GPT-4 <Table 2>", 86.52, "x"), Reference("human", "humans", 0.875, "y")]
+    assert _ref_html(refs) == (
+        '<ul class="refs"><li>GPT-4 &lt;Table 2&gt;: <strong>86.52</strong></li>'
+        "<li>humans: <strong>0.875</strong></li></ul>"
+    )
+    assert _ref_text(refs) == "GPT-4 <Table 2>: 86.52; humans: 0.875"
+    assert _ref_html([]) == _ref_text([]) == "no reference"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -222,3 +224,29 @@ def test_output_folder_beside_the_input_is_fine_but_the_input_itself_is_not(tmp_
     check_output_dir(tmp_path / "lm_out" / "report", [folder])  # a sibling: allowed
     with pytest.raises(ReportInputError, match=re.escape(str(folder.resolve()))):
         check_output_dir(folder, [folder])
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs a headless chromium to run the page's script")
+def test_clicking_a_header_sorts_numbers_by_data_value_with_missing_last(tmp_path):
+    body = table(["name", "v"], [["b", 2.0], ["a", float("nan")], ["c", 10.0], ["d", None], ["e", Num(-1, "minus")]])
+    # Clicks v twice (ascending, descending), then name twice; writes the first column after each click.
+    body += """<pre id="out"></pre><script>
+    window.addEventListener('load', function () {
+      var th = document.querySelectorAll('table.sortable th'), out = [];
+      function col() { return Array.prototype.map.call(document.querySelectorAll('table.sortable tbody tr'),
+                                                       function (r) { return r.cells[0].textContent; }).join(''); }
+      [1, 1, 0, 0].forEach(function (i) { th[i].click(); out.push(col()); });
+      document.getElementById('out').textContent = 'RESULT=' + out.join('/');
+    });</script>"""
+    path = tmp_path / "sort.html"
+    path.write_text(page("sort", body), encoding="utf-8")
+    dom = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", path.as_uri()],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    # v ascending: e (-1), b (2), c (10), then NaN (a) and None (d) last; descending: c, b, e, still a, d last;
+    # name: text order both ways.
+    assert "RESULT=ebcad/cbead/abcde/edcba" in dom

@@ -188,7 +188,7 @@ def compare_cmd(
     )
     body = "<h2>Models</h2>\n" + runs_html(runs) + "\n" + links + "\n" + fragment
     index = out_dir / "index.html"
-    write_new(index, page("Cross-model comparison", body), output_dirs)
+    write_new(index, page(f"lm-eval-cog compare: {len(runs)} models", body), output_dirs)
     write_new(
         out_dir / "comparison.md", "# Cross-model comparison\n\n" + runs_markdown(runs) + "\n" + markdown, output_dirs
     )
@@ -227,7 +227,7 @@ def leaderboard_cmd(
         for kind, p in sorted(files.items())
         if kind != "html" and Path(p).suffix != ".html"
     )
-    body = "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Leaderboard</h2>\n" + leaderboard_html(lb)
+    body = "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Ranking</h2>\n" + leaderboard_html(lb)
     if links:
         body += f'\n<p class="note">Files: {links}.</p>'
     index = out_dir / "index.html"

@@ -164,7 +164,7 @@ _CSS = """
         --right: #1a7f37; --wrong: #cf222e; --invalid: #9a6700; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-       color: var(--fg); background: #fff; margin: 0 auto; padding: 1.5rem 2rem; max-width: 78rem; }
+       color: var(--fg); background: #fff; margin: 0 auto; padding: 1.5rem 2rem; max-width: 96rem; }
 h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.3rem; margin-top: 2.2rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
 h3 { font-size: 1.1rem; margin-top: 1.6rem; }
@@ -181,6 +181,7 @@ th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left
 thead th { background: var(--band); }
 td.num, td.missing { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .table-wrap { overflow-x: auto; max-width: 100%; }
+ul.refs { margin: 0; padding-left: 1rem; min-width: 20rem; font-size: .85em; }
 td.missing { color: var(--muted); }
 tbody tr:nth-child(even) { background: #fbfcfd; }
 table.sortable thead th { cursor: pointer; user-select: none; }

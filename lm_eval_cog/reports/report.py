@@ -74,6 +74,14 @@ def _ref_text(refs: Sequence) -> str:
     return "; ".join(f"{r.label}: {fmt(r.value)}" for r in refs)
 
 
+def _ref_html(refs: Sequence) -> str:
+    """One line per human/paper reference, so a task with many stays readable in a table cell."""
+    if not refs:
+        return "no reference"
+    items = "".join(f"<li>{html.escape(r.label)}: <strong>{html.escape(fmt(r.value))}</strong></li>" for r in refs)
+    return Markup(f'<ul class="refs">{items}</ul>')
+
+
 def run_date(path: Path) -> str:
     """The date lm-eval put in a results file's name (results_2025-01-31T12-00-00.123.json)."""
     m = re.match(r"results_(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})", Path(path).name)
@@ -228,8 +236,7 @@ class _Writer:
     def summary(self, rows: list[TaskRow], groups: list[TaskRow]) -> None:
         quality = [q for q in QUALITY_METRICS if any(q in r.quality for r in rows)]
         headers = ["task", "ability", "metric", "value ± stderr", "chance", "ideal", "normalised"]
-        headers += [q.replace("_", " ") for q in quality]
-        headers += ["n", "references", "episodes"]
+        headers += ["humans and papers"] + [q.replace("_", " ") for q in quality] + ["n", "episodes"]
 
         def cells(r: TaskRow, linked: bool) -> list[object]:
             name = _link(f"#task-{slug(r.task)}", r.task) if linked else r.task
@@ -242,9 +249,9 @@ class _Writer:
                 r.chance,
                 r.ideal,
                 r.normalised,
+                _ref_html(r.references) if linked else _ref_text(r.references),
                 *(r.quality.get(q) for q in quality),
                 r.n_samples,
-                _ref_text(r.references),
                 (_link(episodes, "episodes") if linked else episodes) if episodes else "",
             ]
 
