@@ -519,6 +519,14 @@ def test_a_metric_for_an_unknown_task_exits_2(lm_out, tmp_path, capsys):
     assert_input_error(code, err, "nosuch")
 
 
+def test_a_metric_the_task_lacks_exits_2_before_the_output_folder_is_made(lm_out, tmp_path, capsys):
+    code, _, err = run_main(
+        capsys, "report", lm_out / "random", "-o", tmp_path / "r", "--metric", "cog_wcst_direct=nope"
+    )
+    assert_input_error(code, err, "nope")
+    assert not (tmp_path / "r").exists()
+
+
 def test_a_malformed_metric_option_exits_2(lm_out, tmp_path, capsys):
     code, _, err = run_main(capsys, "leaderboard", lm_out, "-o", tmp_path / "r", "--metric", "cog_wcst_direct")
     assert_input_error(code, err, "TASK=METRIC")

@@ -120,11 +120,14 @@ def cli() -> None:
 def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tuple[str, ...], force: bool) -> Path:
     from lm_eval_cog.reports.report import write_report
     from lm_eval_cog.reports.runs import load_run
+    from lm_eval_cog.reports.selection import headline_metric
 
     overrides = _overrides(metrics)
     _check_inputs([output_dir])
     run = load_run(output_dir, label)
     _check_overrides(overrides, [run])
+    for result in run.tasks.values():  # a --metric the task lacks fails here, before the output folder exists
+        headline_metric(result, overrides)
     _prepare_output(out_dir, [output_dir], force)
     index = write_report(run, out_dir, overrides)
     click.echo(str(index))
