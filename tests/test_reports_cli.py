@@ -316,6 +316,9 @@ def test_report_markdown_mirrors_the_tables_and_links_existing_pngs(lm_out, tmp_
     assert run_main(capsys, "report", lm_out / "optimal", "-o", out)[0] == 0
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "| cog_wcst_direct |" in md and "90 ± 5" in md
+    assert "| [episodes](episodes/cog_wcst_direct.html) |" in md
+    # standin_knowledge has no chance level: a dash as in the page, not an empty cell
+    assert re.search(r"\| standin_knowledge \| — \| acc,none \| 1 ± 0\.1 \| — \|", md)
     pngs = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", md)
     assert pngs
     for png in pngs:

@@ -97,7 +97,7 @@ def md_table(headers: Sequence[object], rows: Sequence[Sequence[object]]) -> str
         elif isinstance(v, Markup):  # a trusted fragment: its text without the tags
             text = html.unescape(re.sub(r"<[^>]+>", "", v))
         elif v is None:
-            text = ""
+            text = MISSING
         else:
             text = fmt(v)
         return text.replace("|", "\\|").replace("\n", " ")
@@ -252,7 +252,7 @@ class _Writer:
                 _ref_html(r.references) if linked else _ref_text(r.references),
                 *(r.quality.get(q) for q in quality),
                 r.n_samples,
-                (_link(episodes, "episodes") if linked else episodes) if episodes else "",
+                (_link(episodes, "episodes") if linked else f"[episodes]({episodes})") if episodes else "",
             ]
 
         self.html.append('<h2 id="summary">Summary</h2>')
