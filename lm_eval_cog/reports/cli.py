@@ -11,11 +11,18 @@ import html
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import check_output_dir, page, write_new
+
+if TYPE_CHECKING:
+    from lm_eval_cog.reports.runs import Run
+
+# The data, figure and comparison modules are imported inside the commands: `--help` and usage
+# errors then answer without loading matplotlib and scipy.
 
 CORRECTIONS = {"none": None, "holm": "holm", "bh": "bh"}
 
@@ -42,7 +49,7 @@ def _check_inputs(paths: Sequence[Path]) -> None:
             raise ReportInputError(f"input {p} does not exist")
 
 
-def _load(paths: Sequence[Path], labels: Sequence[str]) -> list:
+def _load(paths: Sequence[Path], labels: Sequence[str]) -> list[Run]:
     """One Run per model: labels, when given, name the inputs in order (each input then holds one model)."""
     from lm_eval_cog.reports.runs import load_run, load_runs
 
@@ -55,7 +62,7 @@ def _load(paths: Sequence[Path], labels: Sequence[str]) -> list:
         runs = [load_run(p, label) for p, label in zip(paths, labels)]
     else:
         runs = load_runs(list(paths))
-    seen: dict[str, object] = {}
+    seen: dict[str, Run] = {}
     for run in runs:
         if run.label in seen:
             other = seen[run.label]
@@ -74,7 +81,7 @@ def _overrides(items: Sequence[str]) -> dict[str, str]:
     return parse_metric_overrides(list(items))
 
 
-def _check_overrides(overrides: dict[str, str], runs: Sequence) -> None:
+def _check_overrides(overrides: dict[str, str], runs: Sequence[Run]) -> None:
     """A --metric for a task no run has is a typo: say so rather than ignore it."""
     from lm_eval_cog.reports.selection import validate_overrides
 

@@ -13,10 +13,18 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from lm_eval_cog.reports.abilities import ability_of
+from lm_eval_cog.reports.episodes import episode_viewer_html
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import MISSING, Markup, Num, check_output_dir, figure, fmt, page, table, warnings_box
 from lm_eval_cog.reports.html import write_new as _write_new
+from lm_eval_cog.reports.leaderboard import build_leaderboard
 from lm_eval_cog.reports.plotting import FigureFile
+from lm_eval_cog.reports.profile_figures import probe_effects_figure, profile_figure
+from lm_eval_cog.reports.references import Reference, chance_and_ideal, normalised, references
+from lm_eval_cog.reports.runs import Run, read_samples
+from lm_eval_cog.reports.selection import headline_metric
+from lm_eval_cog.reports.transcript_figures import transcript_figures
 
 #: Columns of the summary that only show when some task reports them.
 QUALITY_METRICS = ("invalid_rate", "episode_failed")
@@ -41,7 +49,7 @@ class TaskRow:
     normalised: float | None
     quality: dict[str, float]  # invalid_rate / episode_failed with the headline's filter, when reported
     n_samples: int | None
-    references: list  # [Reference] of kind human/paper
+    references: list[Reference]  # of kind human/paper
     subtasks: list[str]
 
 
@@ -68,13 +76,13 @@ def _value_text(value: float | None, stderr: float | None) -> str:
     return f"{fmt(value)} ± {fmt(stderr)}" if _finite(stderr) else fmt(value)
 
 
-def _ref_text(refs: Sequence) -> str:
+def _ref_text(refs: Sequence[Reference]) -> str:
     if not refs:
         return "no reference"
     return "; ".join(f"{r.label}: {fmt(r.value)}" for r in refs)
 
 
-def _ref_html(refs: Sequence) -> str:
+def _ref_html(refs: Sequence[Reference]) -> str:
     """One line per human/paper reference, so a task with many stays readable in a table cell."""
     if not refs:
         return "no reference"
@@ -114,7 +122,7 @@ def _link(href: str, text: str) -> Markup:
 # ---------------------------------------------------------------- runs header (also used by compare/leaderboard)
 
 
-def _run_rows(runs: Sequence) -> list[list[object]]:
+def _run_rows(runs: Sequence[Run]) -> list[list[object]]:
     return [
         [
             r.label,
@@ -131,22 +139,19 @@ def _run_rows(runs: Sequence) -> list[list[object]]:
 _RUN_HEADERS = ["label", "model", "model args", "lm-eval", "date", "results files"]
 
 
-def runs_html(runs: Sequence) -> str:
+def runs_html(runs: Sequence[Run]) -> str:
     """A table of the models read: label, model, arguments, lm-eval version, date, results files."""
     return table(_RUN_HEADERS, _run_rows(runs))
 
 
-def runs_markdown(runs: Sequence) -> str:
+def runs_markdown(runs: Sequence[Run]) -> str:
     return md_table(_RUN_HEADERS, _run_rows(runs)) + "\n"
 
 
 # ---------------------------------------------------------------- gathering
 
 
-def _task_row(run, task: str, overrides: Mapping[str, str] | None) -> TaskRow:
-    from lm_eval_cog.reports.abilities import ability_of
-    from lm_eval_cog.reports.references import chance_and_ideal, normalised, references
-    from lm_eval_cog.reports.selection import headline_metric
+def _task_row(run: Run, task: str, overrides: Mapping[str, str] | None) -> TaskRow:
 
     result = run.tasks[task]
     metric = headline_metric(result, overrides)
@@ -180,7 +185,7 @@ def _task_row(run, task: str, overrides: Mapping[str, str] | None) -> TaskRow:
     )
 
 
-def _layout(run) -> tuple[list[str], list[str]]:
+def _layout(run: Run) -> tuple[list[str], list[str]]:
     """(tasks for the summary, groups for the group table): a group whose subtasks are shown is listed
     with the groups; a group none of whose members is in the results stands in the summary itself."""
     tasks, groups = [], []
@@ -200,7 +205,7 @@ def _layout(run) -> tuple[list[str], list[str]]:
 class _Writer:
     """Collects the page's parts, the Markdown's parts and the warnings while the files are written."""
 
-    def __init__(self, run, out_dir: Path, overrides: Mapping[str, str] | None) -> None:
+    def __init__(self, run: Run, out_dir: Path, overrides: Mapping[str, str] | None) -> None:
         self.run = run
         self.out_dir = out_dir
         self.overrides = overrides
@@ -282,8 +287,6 @@ class _Writer:
             self.md += ["## Groups", md_table(gh, [gcells(r, False) for r in groups])]
 
     def profile(self) -> None:
-        from lm_eval_cog.reports.leaderboard import build_leaderboard
-        from lm_eval_cog.reports.profile_figures import profile_figure
 
         self.html.append('<h2 id="profile">Cognitive profile</h2>')
         self.md.append("## Cognitive profile")
@@ -312,8 +315,6 @@ class _Writer:
         self.md += [note, *lb.notes, md_table(headers, prow), _md_figure(fig)]
 
     def task_section(self, row: TaskRow) -> None:
-        from lm_eval_cog.reports.profile_figures import probe_effects_figure
-        from lm_eval_cog.reports.transcript_figures import transcript_figures
 
         run, task = self.run, row.task
         result = run.tasks[task]
@@ -367,13 +368,11 @@ class _Writer:
                 self.html.append('<p class="note">No samples were logged for this task (lm-eval --log_samples).</p>')
         self.html.append("</section>")
 
-    def _all_references(self, task: str, metric: str) -> list:
-        from lm_eval_cog.reports.references import references
+    def _all_references(self, task: str, metric: str) -> list[Reference]:
 
         return list(references(self.run, task, metric))
 
     def _samples(self, task: str) -> list[dict]:
-        from lm_eval_cog.reports.runs import read_samples
 
         try:
             return read_samples(self.run, task)
@@ -383,7 +382,6 @@ class _Writer:
             return []
 
     def _episode_page(self, task: str, samples: list[dict]) -> str:
-        from lm_eval_cog.reports.episodes import episode_viewer_html
 
         href = f"episodes/{slug(task)}.html"
         body = f'<p><a href="../index.html#task-{slug(task)}">Back to the report</a></p>\n'
@@ -400,7 +398,7 @@ def _md_figure(fig: FigureFile) -> str:
     return f"![{fig.title}]({png})\n\n*{fig.title}.*{caption} ([SVG]({svg}))"
 
 
-def write_report(run, out_dir: Path, overrides: Mapping[str, str] | None = None) -> Path:
+def write_report(run: Run, out_dir: Path, overrides: Mapping[str, str] | None = None) -> Path:
     """Write index.html, report.md, figures/ and episodes/<task>.html for one run; return index.html."""
     out_dir = Path(out_dir)
     w = _Writer(run, out_dir, overrides)
