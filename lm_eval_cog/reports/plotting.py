@@ -16,7 +16,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 #: One look for every figure of the reports.
-STYLE = {"figure.dpi": 100, "savefig.dpi": 110, "axes.spines.top": False, "axes.spines.right": False, "font.size": 9}
+#: ``svg.hashsalt`` fixes the ids matplotlib writes into SVGs (random otherwise): reruns give the same bytes.
+STYLE = {
+    "figure.dpi": 100, "savefig.dpi": 110, "axes.spines.top": False, "axes.spines.right": False, "font.size": 9,
+    "svg.hashsalt": "lm-eval-cog",
+}  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True)
