@@ -49,11 +49,12 @@ def test_stored_levels_cover_the_probe_and_the_groups():
 
 def test_known_chance_values_follow_from_the_protocols():
     """Analytic checks: WCST random accuracy is 1/4; MBT random anticipation 1/2; n-back random
-    (right on the n forced 'not available' trials, a coin flip on the rest) is (n + (52 - n)/2) / 52."""
+    (right on the n forced 'not available' trials, a coin flip on the rest) is (n + (T - n)/2) / T."""
     assert chance.stored("wcst", "reflection_bench").mean == pytest.approx(25.0, abs=0.05)
     assert chance.stored("mbt", "easy").mean == pytest.approx(0.5, abs=0.002)
     assert chance.stored("nback", "easy").mean == pytest.approx(100 * (2 + 25) / 52, abs=0.05)
     assert chance.stored("nback", "hard").mean == pytest.approx(100 * (4 + 24) / 52, abs=0.05)
+    assert chance.stored("nback", "gong3").mean == pytest.approx(100 * (3 + 21 / 2) / 24, abs=0.05)
 
 
 def test_level_applies_only_to_the_presets_parameters():

@@ -84,9 +84,14 @@ class NBackParams:
         return int(round(self.target_rate * (self.trials - self.n)))
 
 
+#: Gong et al. (2024) verbal n-back blocks, the working-memory test of Momentè et al. (2025):
+#: 24 letters with 8 targets, consonants, no feedback (their prompt gives none).
+GONG_CONSONANTS = "BCDFGHJKLMNPQRSTVWXZ"
+
 PRESETS: Mapping[str, NBackParams] = {
     "easy": NBackParams(n=2),
     "hard": NBackParams(n=4),
+    "gong3": NBackParams(n=3, trials=24, target_rate=8 / 21, letters=GONG_CONSONANTS, feedback=False),
 }
 
 
