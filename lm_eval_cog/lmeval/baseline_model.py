@@ -8,6 +8,7 @@ the episode seed, so reruns are identical.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,19 +79,35 @@ class BaselineLM(LM):
         for any other document. The same for both forms of the task."""
         if not isinstance(doc, dict) or doc.get("probe") not in STATIC_PROBES:
             return None
-        if self.policy not in PROBE_POLICIES:
-            raise ValueError(unknown_name_message("probe policy", self.policy, PROBE_POLICIES))
-        return get_probe(doc["probe"]).policy_choice(self.policy, doc, agent_rng(doc["seed"]))
+        # The probes' heuristic player takes the prepotent lure.
+        policy = "prepotent" if self.policy == "heuristic" else self.policy
+        if policy not in PROBE_POLICIES:
+            raise ValueError(unknown_name_message("probe policy", self.policy, (*PROBE_POLICIES, "heuristic")))
+        return get_probe(doc["probe"]).policy_choice(policy, doc, agent_rng(doc["seed"]))
 
     def loglikelihood(self, requests: Sequence[Instance], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
-        """Static probes' ``_mc`` forms: log-likelihood 0 for the policy's choice, -1 for the others."""
+        """Static probes' ``_mc`` forms: log-likelihood 0 for the policy's choice, -1 for the others.
+
+        Any other multiple-choice task (e.g. MMLU): only ``policy=random`` plays it, as a random
+        guesser, the chance row beside a model's; the other policies need the task's rules.
+        """
         out = []
         for req in requests:
             choice = self._probe_choice(req.doc)
             if choice is None:
-                self._static()
-            out.append((0.0, True) if req.idx == choice else (-1.0, False))
+                out.append(self._guess(req))
+            else:
+                out.append((0.0, True) if req.idx == choice else (-1.0, False))
         return out
+
+    def _guess(self, req: Instance) -> tuple[float, bool]:
+        """A log-likelihood drawn uniformly from (-1, 0], seeded by (task, document, choice), so the
+        highest one (lm-eval's ``acc``) is a uniformly random choice and reruns are identical."""
+        if self.policy != "random":
+            self._static()
+        key = f"{req.task_name}\0{req.doc_id}\0{req.idx}".encode()
+        seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+        return -float(np.random.default_rng(seed).random()), False
 
     def generate_until(self, requests: Sequence[Instance], disable_tqdm: bool = False) -> list[str]:
         """Single-turn probes of this package (``cog_oddball``, the static probes' ``_gen``
@@ -112,8 +129,8 @@ class BaselineLM(LM):
 
     def _static(self, *args: Any, **kwargs: Any) -> list[Any]:
         raise NotImplementedError(
-            "cog_baseline plays this package's cog_* tasks only (e.g. --tasks cog_wcst); "
-            "other tasks need a language model"
+            f"cog_baseline policy={self.policy!r} plays this package's cog_* tasks only (e.g. --tasks cog_wcst); "
+            "policy=random also guesses at any multiple-choice task; other tasks need a language model"
         )
 
     loglikelihood_rolling = _static

@@ -359,6 +359,9 @@ class Paradigm:
     #: Parameters that cannot change a random player's score distribution (what the model
     #: is told, not what happens): a preset's stored chance level still applies when they change.
     chance_invariant: tuple[str, ...] = ("strategy",)
+    #: The agent ``policy="heuristic"`` plays: the paradigm's characteristic non-ideal strategy
+    #: (e.g. perseveration on the WCST), so that one name gives a third reference row on any task.
+    heuristic: str | None = None
 
     def make_params(
         self,
@@ -382,6 +385,8 @@ class Paradigm:
     def make_agent(self, policy: str, params: Any, rng: np.random.Generator) -> Agent:
         """Instantiate a reference agent by name (``random`` is always available)."""
         agents = {"random": RandomAgent, **self.agents}
+        if policy == "heuristic" and self.heuristic is not None:
+            policy = self.heuristic
         if policy not in agents:
             raise ValueError(unknown_name_message(f"{self.name} policy", policy, sorted(agents)))
         return agents[policy](params, rng)

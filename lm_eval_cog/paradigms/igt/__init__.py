@@ -19,6 +19,7 @@ PARADIGM = Paradigm(
     metrics=igt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="stick",
 )
 
 __all__ = ["DECKS", "METRIC_NAMES", "PARADIGM", "PRESETS", "IGTEnv", "IGTParams", "expected_values", "igt_metrics",

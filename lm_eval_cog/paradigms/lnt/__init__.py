@@ -38,6 +38,7 @@ PARADIGM = Paradigm(
     metrics=lnt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="perseverative",
     # Letter case changes nothing for a random player (uniform over the four answer words).
     chance_invariant=("strategy", "letters"),
 )

@@ -19,6 +19,7 @@ PARADIGM = Paradigm(
     metrics=mbt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="wsls",
     primary_metric=ANTICIPATION_RATE,
 )
 

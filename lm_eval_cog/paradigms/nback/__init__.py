@@ -19,6 +19,7 @@ PARADIGM = Paradigm(
     metrics=nback_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="always_no",
 )
 
 __all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "NBackEnv", "NBackParams", "draw_sequence", "nback_metrics",

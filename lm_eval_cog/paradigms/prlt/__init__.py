@@ -19,6 +19,7 @@ PARADIGM = Paradigm(
     metrics=prlt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="wsls",
 )
 
 __all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "PRLTEnv", "PRLTParams", "belief_errors", "prlt_metrics"]

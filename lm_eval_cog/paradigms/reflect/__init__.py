@@ -38,6 +38,7 @@ PARADIGM = Paradigm(
     metrics=reflect_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="overconfident",
     # The answer after reflection: the chance level is the mean of 1 / (number of choices).
     primary_metric="acc_final",
     # What the model is asked (mode), and which task document an episode asks, change nothing

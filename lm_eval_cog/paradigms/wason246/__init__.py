@@ -45,6 +45,7 @@ PARADIGM = Paradigm(
     metrics=wason246_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="confirmatory",
     primary_metric="acc",
 )
 

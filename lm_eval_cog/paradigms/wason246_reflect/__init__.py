@@ -47,6 +47,7 @@ PARADIGM = Paradigm(
     metrics=wason246_reflect_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="overconfident",
     # The rule after reflection, as the reflect paradigm's primary metric.
     primary_metric="acc_final",
     # What the model is told (strategy) and which request it gets (mode) change nothing for a

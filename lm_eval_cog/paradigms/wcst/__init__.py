@@ -30,6 +30,7 @@ PARADIGM = Paradigm(
     metrics=wcst_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="perseverative",
     # A random sort is right with p = 1/4 on every trial whatever the rule, its schedule or
     # the words used (exactly one option matches per dimension): the score is unchanged.
     # Nor whether the cards are described or drawn, nor how many past images are kept.

@@ -19,6 +19,7 @@ PARADIGM = Paradigm(
     metrics=wpt_metrics,
     metric_specs=metric_specs,
     agents=AGENTS,
+    heuristic="persistence",
 )
 
 __all__ = ["METRIC_NAMES", "PARADIGM", "PRESETS", "WPTEnv", "WPTParams", "estimated_matrices", "parse_reply", "read_reply",
