@@ -5,6 +5,7 @@ Each folder holds what lm-eval writes: ``results_<stamp>.json`` and ``samples_<t
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import re
@@ -580,3 +581,17 @@ def test_human_and_paper_references_stand_one_per_line_in_the_summary():
     )
     assert _ref_text(refs) == "GPT-4 <Table 2>: 86.52; humans: 0.875"
     assert _ref_html([]) == _ref_text([]) == "no reference"
+
+
+def test_compare_on_normalised_scores_puts_every_task_on_the_chance_to_ideal_scale(lm_out, tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, _, err = run_main(
+        capsys, "compare", lm_out / "random", lm_out / "optimal", lm_out / "heuristic", "-o", out,
+        "--label", "R", "--label", "O", "--label", "H", "--scores", "normalised",
+    )  # fmt: skip
+    assert code == 0, err
+    rows = list(csv.DictReader((out / "matrix.csv").open()))
+    # cog_stroop_mc: 100 * (acc - 0.25) / (1 - 0.25) for acc 0.25, 1.0, 0.5 -> 0, 100, 33.33
+    assert [float(r["cog_stroop_mc"]) for r in rows] == pytest.approx([0.0, 100.0, 100 / 3])
+    # cog_wcst_direct: no ideal under this config (no preset): raw only, so it drops out
+    assert "cog_wcst_direct" not in rows[0]

@@ -169,6 +169,14 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
     help="Two model labels whose discriminative power to plot (repeatable).",
 )
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option(
+    "--scores",
+    type=click.Choice(["raw", "normalised"]),
+    default="raw",
+    show_default=True,
+    help="raw: each task's headline value (as Momentè et al.); normalised: 0 = chance, 100 = ideal player, "
+    "one scale for every task (tasks without chance or ideal drop out).",
+)
 @_FORCE
 def compare_cmd(
     output_dirs: tuple[Path, ...],
@@ -178,6 +186,7 @@ def compare_cmd(
     correction: str,
     pairs: tuple[tuple[str, str], ...],
     alpha: float,
+    scores: str,
     force: bool,
 ) -> Path:
     from lm_eval_cog.reports.compare import compare, write_comparison
@@ -187,7 +196,13 @@ def compare_cmd(
     overrides = _overrides(metrics)
     runs = _load(output_dirs, labels)
     _check_overrides(overrides, runs)
-    ranked = score_matrix(runs, overrides)
+    if scores == "raw":
+        ranked = score_matrix(runs, overrides)
+    else:
+        from lm_eval_cog.reports.leaderboard import build_leaderboard
+
+        normalised = build_leaderboard(runs, overrides).normalised
+        ranked = {m: {t: v for t, v in row.items() if v == v} for m, row in normalised.items()}  # v == v: not NaN
     matrix = {r.label: ranked[r.label] for r in runs if r.label in ranked}  # models in the order given
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
     _prepare_output(out_dir, output_dirs, force)
