@@ -587,7 +587,7 @@ def test_compare_on_normalised_scores_puts_every_task_on_the_chance_to_ideal_sca
     out = tmp_path / "cmp"
     code, _, err = run_main(
         capsys, "compare", lm_out / "random", lm_out / "optimal", lm_out / "heuristic", "-o", out,
-        "--label", "R", "--label", "O", "--label", "H", "--scores", "normalised",
+        "--label", "R", "--label", "O", "--label", "H", "--scores", "normalised", "--level", "tasks",
     )  # fmt: skip
     assert code == 0, err
     rows = list(csv.DictReader((out / "matrix.csv").open()))
@@ -595,3 +595,13 @@ def test_compare_on_normalised_scores_puts_every_task_on_the_chance_to_ideal_sca
     assert [float(r["cog_stroop_mc"]) for r in rows] == pytest.approx([0.0, 100.0, 100 / 3])
     # cog_wcst_direct: no ideal under this config (no preset): raw only, so it drops out
     assert "cog_wcst_direct" not in rows[0]
+
+
+def test_compare_by_default_correlates_what_each_run_named_groups_as_wholes(lm_out, tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, _, err = run_main(capsys, "compare", lm_out / "random", lm_out / "optimal", lm_out / "heuristic", "-o", out)
+    assert code == 0, err
+    rows = list(csv.DictReader((out / "matrix.csv").open()))
+    # cog_stroop_mc sits inside cog_inhibition: the group's own aggregate stands for it (as MMLU for its subjects)
+    assert set(rows[0]) == {"model", "cog_inhibition", "cog_wcst_direct", "standin_knowledge"}
+    assert [float(r["cog_inhibition"]) for r in rows] == [0.25, 1.0, 0.5]

@@ -177,6 +177,14 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
     help="raw: each task's headline value (as Momentè et al.); normalised: 0 = chance, 100 = ideal player, "
     "one scale for every task (tasks without chance or ideal drop out).",
 )
+@click.option(
+    "--level",
+    type=click.Choice(["top", "tasks"]),
+    default="top",
+    show_default=True,
+    help="top: the tasks and groups each run named (mmlu, bbh, cog_flexibility as wholes); "
+    "tasks: every leaf task (groups expanded).",
+)
 @_FORCE
 def compare_cmd(
     output_dirs: tuple[Path, ...],
@@ -187,23 +195,17 @@ def compare_cmd(
     pairs: tuple[tuple[str, str], ...],
     alpha: float,
     scores: str,
+    level: str,
     force: bool,
 ) -> Path:
     from lm_eval_cog.reports.compare import compare, write_comparison
-    from lm_eval_cog.reports.leaderboard import score_matrix
+    from lm_eval_cog.reports.leaderboard import comparison_matrix
     from lm_eval_cog.reports.report import runs_html, runs_markdown
 
     overrides = _overrides(metrics)
     runs = _load(output_dirs, labels)
     _check_overrides(overrides, runs)
-    if scores == "raw":
-        ranked = score_matrix(runs, overrides)
-    else:
-        from lm_eval_cog.reports.leaderboard import build_leaderboard
-
-        normalised = build_leaderboard(runs, overrides).normalised
-        ranked = {m: {t: v for t, v in row.items() if v == v} for m, row in normalised.items()}  # v == v: not NaN
-    matrix = {r.label: ranked[r.label] for r in runs if r.label in ranked}  # models in the order given
+    matrix = comparison_matrix(runs, overrides, level=level, scores=scores)  # models in the order given
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
     _prepare_output(out_dir, output_dirs, force)
     fragment, markdown, _figures = write_comparison(comparison, out_dir)

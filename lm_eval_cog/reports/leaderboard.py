@@ -202,6 +202,57 @@ def score_matrix(
     }
 
 
+def top_level(run: Run) -> list[str]:
+    """The tasks and groups of ``run`` that sit in no other group of it: what the user named with
+    ``--tasks`` (``mmlu`` rather than its 57 subjects, ``cog_flexibility`` rather than WCST and LNT)."""
+    inner = {sub for name, subs in run.group_subtasks.items() for sub in subs if sub != name}
+    return [name for name in run.tasks if name not in inner]
+
+
+def comparison_matrix(
+    runs: Sequence[Run],
+    overrides: Mapping[str, str] | None = None,
+    *,
+    level: str = "top",
+    scores: str = "raw",
+) -> dict[str, dict[str, float]]:
+    """Model -> task -> score for ``compare`` (finite values only, models in the order of ``runs``).
+
+    ``level="top"``: each run's top-level tasks and groups (as Momentè et al. correlate whole
+    benchmarks); ``"tasks"``: the leaderboard's leaf tasks. ``scores="normalised"``: 0 = chance,
+    100 = ideal player (entries without both references drop out).
+    """
+    if level not in ("top", "tasks") or scores not in ("raw", "normalised"):
+        raise ValueError(f"level must be top|tasks and scores raw|normalised, got {level!r}, {scores!r}")
+    if level == "tasks":
+        lb = build_leaderboard(runs, overrides)
+        table = lb.raw if scores == "raw" else lb.normalised
+        return {r.label: {t: v for t, v in table[r.label].items() if math.isfinite(v)} for r in runs}
+    validate_overrides(overrides, {t for run in runs for t in run.tasks})
+    names = sorted({name for run in runs for name in top_level(run)})
+    metrics: dict[str, str] = {}
+    for name in names:  # one metric per entry, chosen as the leaderboard chooses (first run by label)
+        for run in sorted(runs, key=lambda r: r.label):
+            metric = headline_metric(run.tasks[name], overrides) if name in run.tasks else None
+            if metric is not None:
+                metrics[name] = metric
+                break
+    matrix: dict[str, dict[str, float]] = {}
+    for run in runs:
+        row = {}
+        for name, metric in metrics.items():
+            result = run.tasks.get(name)
+            if result is None or name not in top_level(run) or metric not in result.metrics:
+                continue
+            value = result.metrics[metric]
+            if scores == "normalised":
+                value = normalised(value, *chance_and_ideal(run, name, metric))
+            if math.isfinite(value):
+                row[name] = value
+        matrix[run.label] = row
+    return matrix
+
+
 # ---------------------------------------------------------------- output
 
 
