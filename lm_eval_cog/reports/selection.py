@@ -7,30 +7,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.runs import TaskResult
 
-#: Primary metric of each interactive paradigm, as its README and ``Paradigm.primary_metric`` define it
-#: (the metric its chance levels are stored for). Used only when a results row lacks the ``<metric>_chance``
-#: column that marks the primary metric (older runs, ``chance`` disabled). wcst/lnt/nback/wpt: ``score`` =
-#: 100 x accuracy (Reflection-Bench's score; ``acc`` is the same number / 100); igt: the combined
-#: switching+balance score of Reflection-Bench's Table 2; prlt: the belief score (1 - MAE/Max_MAE) x 100
-#: of the paper; mbt: ``anticipation_rate`` (Reflection-Bench reports MBT only qualitatively, the
-#: paradigms.md measure is the anticipation rate); wason246: ``acc`` (CogProbe Table 3 "Induct. Acc").
-_PARADIGM_PRIMARY = {
-    "wcst": "score",
-    "lnt": "score",
-    "nback": "score",
-    "wpt": "score",
-    "igt": "score",
-    "prlt": "score",
-    "oddball": "score",
-    "mbt": "anticipation_rate",
-    "wason246": "acc",
-    # Reflection tasks: acc_final, not acc_first. acc_first is the plain probe accuracy (what the
-    # matching `_gen` task already headlines); the reflection task exists to measure where the answer
-    # ends after self-checking, its chance level is stored for acc_final, and CogProbe's "after
-    # reflection" columns are final accuracies.
-    "wason246_reflect": "acc_final",
-    "reflect": "acc_final",
-}
+#: Oddball is a probe, not a paradigm: its score is its primary metric.
+_PROBE_PRIMARY = {"oddball": "score"}
+
+
+def _primary(paradigm: str | None) -> str | None:
+    """The paradigm's ``primary_metric`` (the metric its chance levels are stored for); used only when
+    a results row lacks the ``<metric>_chance`` column that marks it (older runs). Reflection tasks:
+    ``acc_final`` (where the answer ends after self-checking; ``acc_first`` is the ``_gen`` task's)."""
+    if paradigm is None:
+        return None
+    if paradigm in _PROBE_PRIMARY:
+        return _PROBE_PRIMARY[paradigm]
+    from lm_eval_cog.paradigms import available, get_paradigm
+
+    return get_paradigm(paradigm).primary_metric if paradigm in available() else None
+
 
 #: Ordinary lm-eval tasks: the first of these present headlines (MMLU in MO used acc).
 _PRIORITY = (
@@ -60,20 +52,11 @@ def _paradigm(result: TaskResult) -> str | None:
     if isinstance(paradigm, str):
         return paradigm
     task = result.task
-    # Name fallback for rows without a config (the order matters: wason246_reflect before wason246).
-    for name in (
-        "wason246_reflect",
-        "wason246",
-        "wcst",
-        "lnt",
-        "nback",
-        "wpt",
-        "igt",
-        "prlt",
-        "mbt",
-        "oddball",
-    ):
-        if task.startswith(f"cog_{name}"):
+    # Name fallback for rows without a config (longest name first: wason246_reflect before wason246).
+    from lm_eval_cog.paradigms import available
+
+    for name in sorted([*available(), *_PROBE_PRIMARY], key=len, reverse=True):
+        if name != "reflect" and task.startswith(f"cog_{name}"):
             return name
     if task.startswith("cog_") and task.endswith("_reflect"):
         return "reflect"
@@ -97,9 +80,9 @@ def _default(result: TaskResult) -> str | None:
             if primary in metrics:
                 return primary
     # 2. Interactive paradigm whose row lacks the chance column.
-    paradigm = _paradigm(result)
-    if paradigm in _PARADIGM_PRIMARY:
-        key = _with_filter(result, _PARADIGM_PRIMARY[paradigm])
+    primary = _primary(_paradigm(result))
+    if primary is not None:
+        key = _with_filter(result, primary)
         if key is not None:
             return key
     # 3. Static probes: the multiple-choice form scores log-likelihoods, the generative form the answer line.
