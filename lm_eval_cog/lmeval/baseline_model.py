@@ -20,7 +20,6 @@ from lm_eval_cog import runner
 from lm_eval_cog.lmeval.seam import run_requests
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import agent_rng, unknown_name_message
-from lm_eval_cog.probes.core import POLICIES as PROBE_POLICIES
 from lm_eval_cog.probes.core import REGISTRY as STATIC_PROBES
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.oddball.agents import AGENTS as ODDBALL_AGENTS
@@ -79,11 +78,7 @@ class BaselineLM(LM):
         for any other document. The same for both forms of the task."""
         if not isinstance(doc, dict) or doc.get("probe") not in STATIC_PROBES:
             return None
-        # The probes' heuristic player takes the prepotent lure.
-        policy = "prepotent" if self.policy == "heuristic" else self.policy
-        if policy not in PROBE_POLICIES:
-            raise ValueError(unknown_name_message("probe policy", self.policy, (*PROBE_POLICIES, "heuristic")))
-        return get_probe(doc["probe"]).policy_choice(policy, doc, agent_rng(doc["seed"]))
+        return get_probe(doc["probe"]).policy_choice(self.policy, doc, agent_rng(doc["seed"]))
 
     def loglikelihood(self, requests: Sequence[Instance], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
         """Static probes' ``_mc`` forms: log-likelihood 0 for the policy's choice, -1 for the others.

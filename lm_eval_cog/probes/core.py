@@ -63,6 +63,8 @@ REGISTRY: dict[str, str] = {
 CALIBRATION: dict[str, tuple[str, bool]] = {"ece": ("ece", False)}
 #: The reference players of ``--model cog_baseline`` on probes.
 POLICIES = ("random", "optimal", "prepotent")
+#: The probes' characteristic non-ideal player (``policy="heuristic"``, as every paradigm declares one).
+HEURISTIC = "prepotent"
 
 # Characters around an answer that carry no meaning: quotes, brackets, Markdown, final stops.
 _EDGE = "\"'`*_()[]{}<>.,;:!?\u201c\u201d\u2018\u2019 \t"
@@ -221,14 +223,16 @@ class Probe:
     # -- reference players ------------------------------------------------------------
     def policy_choice(self, policy: str, doc: Mapping[str, Any], rng: np.random.Generator) -> int:
         """The choice of a reference player: ``random`` (uniform), ``optimal`` (the key),
-        ``prepotent`` (the lure where there is one, else the key)."""
+        ``prepotent`` (the lure where there is one, else the key); ``heuristic`` is ``prepotent``."""
+        if policy == "heuristic":
+            policy = HEURISTIC
         if policy == "optimal":
             return int(doc["gold"])
         if policy == "prepotent":
             return int(doc["lure"] if doc["lure"] != -1 else doc["gold"])
         if policy == "random":
             return int(rng.integers(len(doc["choices"])))
-        raise ValueError(unknown_name_message("probe policy", policy, POLICIES))
+        raise ValueError(unknown_name_message("probe policy", policy, (*POLICIES, "heuristic")))
 
 
 def get_probe(name: str) -> Probe:
