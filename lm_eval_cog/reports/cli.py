@@ -96,6 +96,9 @@ _OUT = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder to write (created; must not be inside an input folder).",
 )
+_LABELS = click.option(
+    "--label", "labels", multiple=True, help="Model label, repeatable: one per OUTPUT_DIR, in order."
+)
 _FORCE = click.option("--force", is_flag=True, help="Write into an existing non-empty output folder.")
 _METRIC = click.option("--metric", "metrics", multiple=True, metavar="TASK=METRIC[,FILTER]", help=_METRIC_HELP)
 
@@ -151,7 +154,7 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
 )
 @click.argument("output_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_OUT
-@click.option("--label", "labels", multiple=True, help="Model label, repeatable: one per OUTPUT_DIR, in order.")
+@_LABELS
 @_METRIC
 @click.option(
     "--correction",
@@ -233,7 +236,7 @@ def compare_cmd(
 )
 @click.argument("output_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_OUT
-@click.option("--label", "labels", multiple=True, help="Model label, repeatable: one per OUTPUT_DIR, in order.")
+@_LABELS
 @_METRIC
 @_FORCE
 def leaderboard_cmd(

@@ -71,16 +71,21 @@ def _selection(
         tasks.update(leaves)
         skipped.update(groups)
     tasks -= skipped  # a group kept in one run but expanded in another: its subtasks speak for it
-    metrics: dict[str, str] = {}
-    for task in sorted(tasks):
-        # The first run by label that has the task names its metric (independent of the input order).
-        for run in sorted(runs, key=lambda r: r.label):
-            if task in run.tasks:
-                metric = headline_metric(run.tasks[task], overrides)
-                if metric is not None:
-                    metrics[task] = metric
-                    break
+    metrics = _metrics(sorted(tasks), runs, overrides)
     return sorted(metrics), metrics, sorted(skipped)
+
+
+def _metrics(names: Sequence[str], runs: Sequence[Run], overrides: Mapping[str, str] | None) -> dict[str, str]:
+    """Name -> metric: the first run by label that has the task names it (independent of the input
+    order); names no run gives a metric for are left out."""
+    metrics: dict[str, str] = {}
+    for name in names:
+        for run in sorted(runs, key=lambda r: r.label):
+            metric = headline_metric(run.tasks[name], overrides) if name in run.tasks else None
+            if metric is not None:
+                metrics[name] = metric
+                break
+    return metrics
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -229,20 +234,14 @@ def comparison_matrix(
         table = lb.raw if scores == "raw" else lb.normalised
         return {r.label: {t: v for t, v in table[r.label].items() if math.isfinite(v)} for r in runs}
     validate_overrides(overrides, {t for run in runs for t in run.tasks})
-    names = sorted({name for run in runs for name in top_level(run)})
-    metrics: dict[str, str] = {}
-    for name in names:  # one metric per entry, chosen as the leaderboard chooses (first run by label)
-        for run in sorted(runs, key=lambda r: r.label):
-            metric = headline_metric(run.tasks[name], overrides) if name in run.tasks else None
-            if metric is not None:
-                metrics[name] = metric
-                break
+    tops = {run.label: set(top_level(run)) for run in runs}
+    metrics = _metrics(sorted(set().union(*tops.values())), runs, overrides)
     matrix: dict[str, dict[str, float]] = {}
     for run in runs:
         row = {}
         for name, metric in metrics.items():
             result = run.tasks.get(name)
-            if result is None or name not in top_level(run) or metric not in result.metrics:
+            if result is None or name not in tops[run.label] or metric not in result.metrics:
                 continue
             value = result.metrics[metric]
             if scores == "normalised":
