@@ -13,15 +13,15 @@ from typing import Any
 #: The ``lm_eval`` installed beside this interpreter (the package under test), else the one on PATH.
 LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
 
-_YES_NO_YAML = """task: {name}
+_MC_YAML = """task: {name}
 dataset_path: json
 dataset_kwargs:
   data_files: {{test: {data}}}
 test_split: test
 output_type: multiple_choice
-doc_to_text: "{{{{question}}}}"
+doc_to_text: "{doc_to_text}"
 doc_to_target: "{{{{answer}}}}"
-doc_to_choice: ["yes", "no"]
+doc_to_choice: {doc_to_choice}
 metric_list:
   - metric: acc
 metadata:
@@ -29,11 +29,20 @@ metadata:
 """
 
 
-def write_yes_no_task(folder: Path, name: str, rows: Sequence[dict[str, Any]]) -> Path:
-    """A multiple-choice task ``name`` in ``folder`` (for ``--include_path``) over ``rows`` of
-    ``{"question": str, "answer": 0 (yes) or 1 (no)}``; returns ``folder``."""
+def write_mc_task(
+    folder: Path, name: str, rows: Sequence[dict[str, Any]], *, doc_to_text: str, doc_to_choice: str
+) -> Path:
+    """A multiple-choice task ``name`` in ``folder`` (for ``--include_path``) over ``rows`` (each with an
+    ``answer`` index), its prompt and choices as lm-eval YAML values; returns ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     data = folder / f"{name}.json"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / f"{name}.yaml").write_text(_YES_NO_YAML.format(name=name, data=data))
+    text = _MC_YAML.format(name=name, data=data, doc_to_text=doc_to_text, doc_to_choice=doc_to_choice)
+    (folder / f"{name}.yaml").write_text(text)
     return folder
+
+
+def write_yes_no_task(folder: Path, name: str, rows: Sequence[dict[str, Any]]) -> Path:
+    """A multiple-choice task ``name`` in ``folder`` (for ``--include_path``) over ``rows`` of
+    ``{"question": str, "answer": 0 (yes) or 1 (no)}``; returns ``folder``."""
+    return write_mc_task(folder, name, rows, doc_to_text="{{question}}", doc_to_choice='["yes", "no"]')

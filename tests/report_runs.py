@@ -10,7 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, write_mc_task
 
 #: Tasks the scripted players play: rule switches, n-back, rule discovery, static probes in both forms
 #: (the reversal and deck figures are tested on played transcripts in test_reports_figures.py; each
@@ -30,24 +30,6 @@ LM_LIMIT = 2
 LM_METADATA = {"nback": {"trials": 8}}
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 
-_MC_YAML = """task: {name}
-dataset_path: json
-dataset_kwargs:
-  data_files: {{test: {data}}}
-test_split: test
-output_type: multiple_choice
-doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
-doc_to_target: "{{{{answer}}}}"
-doc_to_choice: "{{{{choices}}}}"
-metric_list:
-  - metric: acc
-    aggregation: mean
-    higher_is_better: true
-metadata:
-  version: 1.0
-"""
-
-
 def standin_rows(name: str) -> list[dict]:
     """Eight 4-choice questions: sums (knowledge stand-in) or alphabetical order (reasoning stand-in)."""
     rows = []
@@ -65,11 +47,9 @@ def standin_rows(name: str) -> list[dict]:
 
 
 def write_standins(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
     for name in STANDINS:
-        data = folder / f"{name}.json"
-        data.write_text("".join(json.dumps(r) + "\n" for r in standin_rows(name)))
-        (folder / f"{name}.yaml").write_text(_MC_YAML.format(name=name, data=data))
+        write_mc_task(folder, name, standin_rows(name), doc_to_text="Question: {{question}}\\nAnswer:",
+                      doc_to_choice='"{{choices}}"')  # fmt: skip
     return folder
 
 
