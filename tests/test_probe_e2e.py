@@ -40,8 +40,10 @@ def test_smollm2_runs_cog_static_with_per_condition_metrics_and_group_scores(tmp
                 assert f"{effect},{key}" in got
         assert 0.0 <= results[f"cog_{name}_gen"]["invalid_rate,answer_line"] <= 1.0
         assert not math.isnan(results[f"cog_{name}_mc"]["acc_norm,none"])
-    assert 0.0 <= results["cog_static"]["acc,none"] <= 1.0
-    assert 0.0 <= results["cog_static"]["acc,answer_line"] <= 1.0
+    # Each form has its own group score; no group averages the two forms.
+    assert 0.0 <= results["cog_static_mc"]["acc,none"] <= 1.0
+    assert 0.0 <= results["cog_static_gen"]["acc,answer_line"] <= 1.0
+    assert "acc,answer_line" not in results["cog_static_mc"] and "acc,none" not in results["cog_static_gen"]
     # Every reply is logged with the answer line lm-eval's filter read from it.
     (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_stroop_gen_*.jsonl"))
     rows = [json.loads(line) for line in Path(samples).read_text().splitlines()]

@@ -64,11 +64,13 @@ def test_results_json_equals_the_probe_scorer_on_the_seeded_documents(prepotent_
         assert _same(got[f"{metric},{key}"], value), metric
 
 
-def test_static_group_reports_each_form_separately(prepotent_run):
-    group = prepotent_run["cog_static"]
-    assert {"acc,none", "acc,answer_line"} <= set(group)
+def test_static_groups_never_average_the_two_forms(prepotent_run):
+    assert "acc,none" in prepotent_run["cog_static_mc"] and "acc,answer_line" not in prepotent_run["cog_static_mc"]
+    assert "acc,answer_line" in prepotent_run["cog_static_gen"] and "acc,none" not in prepotent_run["cog_static_gen"]
     for ability in {get_probe(n).ability for n in REGISTRY}:
-        assert ("cog_flexibility_static" if ability == "flexibility" else f"cog_{ability}") in prepotent_run
+        group = "cog_flexibility_static" if ability == "flexibility" else f"cog_{ability}"
+        assert set(prepotent_run[f"{group}_mc"]) >= {"acc,none"} and "acc,answer_line" not in prepotent_run[f"{group}_mc"]
+        assert "acc,answer_line" in prepotent_run[f"{group}_gen"]
 
 
 def test_metadata_seed_gives_other_items_than_the_default(tmp_path):

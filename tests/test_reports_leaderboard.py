@@ -70,10 +70,11 @@ def test_ability_of(task, ability):
 
 def test_group_yamls_are_read_with_safe_load():
     groups = group_definitions()
-    assert groups["cog_inhibition"]["task"][:2] == [
-        "cog_counting_stroop_mc",
-        "cog_counting_stroop_gen",
-    ]
+    # One group per form, each scored; the form-free name collects both without a score of its own.
+    assert groups["cog_inhibition_mc"]["task"][:2] == ["cog_counting_stroop_mc", "cog_flanker_mc"]
+    assert groups["cog_inhibition_gen"]["task"][:2] == ["cog_counting_stroop_gen", "cog_flanker_gen"]
+    assert groups["cog_inhibition"]["task"] == ["cog_inhibition_mc", "cog_inhibition_gen"]
+    assert "aggregate_metric_list" not in groups["cog_inhibition"]
     assert (
         groups["cog_metacognition"]["aggregate_metric_list"][1]["metric"] == "acc_final"
     )

@@ -222,7 +222,7 @@ def test_static_probe_chance_is_reported_and_ideal_is_the_answer_key(tmp_path):
 
 
 def test_group_references_are_the_unweighted_mean_of_its_subtasks(tmp_path):
-    # _cog_inhibition.yaml: acc, weight_by_size false. Stroop chance 1/4, go/no-go 1/2 -> (0.25 + 0.5) / 2.
+    # _cog_inhibition_mc.yaml: acc, weight_by_size false. Stroop chance 1/4, go/no-go 1/2 -> (0.25 + 0.5) / 2.
     run = _run(
         tmp_path,
         {
@@ -233,14 +233,14 @@ def test_group_references_are_the_unweighted_mean_of_its_subtasks(tmp_path):
             "cog_stroop_mc": _probe("stroop", "multiple_choice"),
             "cog_gonogo_mc": _probe("gonogo", "multiple_choice"),
         },
-        groups={"cog_inhibition": {"acc,none": 0.5}, "not_ours": {"acc,none": 0.5}},
+        groups={"cog_inhibition_mc": {"acc,none": 0.5}, "not_ours": {"acc,none": 0.5}},
         group_subtasks={
-            "cog_inhibition": ["cog_stroop_mc", "cog_gonogo_mc"],
+            "cog_inhibition_mc": ["cog_stroop_mc", "cog_gonogo_mc"],
             "not_ours": ["cog_stroop_mc"],
         },
         n_samples={"cog_stroop_mc": 10, "cog_gonogo_mc": 30},
     )
-    assert chance_and_ideal(run, "cog_inhibition", "acc,none") == (0.375, 1.0)
+    assert chance_and_ideal(run, "cog_inhibition_mc", "acc,none") == (0.375, 1.0)
     assert chance_and_ideal(run, "not_ours", "acc,none") == (
         None,
         None,

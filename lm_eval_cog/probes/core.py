@@ -13,7 +13,8 @@ exact key. Its documents serve two lm-eval forms of one task:
 Every document has these fields (plus the probe's own):
 
 ``probe``, ``index``, ``seed``
-    Provenance: document i of a task depends on (task seed, i) alone.
+    Provenance: document i of a task is drawn from a generator seeded with (task seed, i)
+    (redrawn from it while it repeats an earlier document: see :meth:`Probe.generate`).
 ``prompt``
     The item, with its instructions (and the options where the probe shows them).
 ``choices``, ``gold``
@@ -49,6 +50,8 @@ from lm_eval_cog.paradigms.base import episode_seed, require_int, unknown_name_m
 
 #: What lm-eval's regex filter returns for a reply without an answer line (see the YAML).
 NO_ANSWER = "[invalid]"
+#: Draws per document before a probe is declared too small for the number of items asked.
+MAX_DRAWS = 200
 #: Modules of this package that are not probes (a probe's helpers start with "_").
 _NOT_PROBES = {"core", "aggregations", "reference"}
 #: The probes, by name -> module: every module ``lm_eval_cog.probes.<name>`` (not a
@@ -90,7 +93,8 @@ class Probe:
         lure_conditions: The conditions whose items have a lure (``lure_margin_<c>``).
         effects: Extra per-document metrics: name -> (aggregation function name in
             :mod:`lm_eval_cog.probes.aggregations`, higher_is_better).
-        default_items: Items per task (300: a standard error <= 0.029 on accuracy).
+        default_items: Items per task (300 distinct items: a standard error <= 0.029 on accuracy, about
+            0.05 per condition of three).
         version: The tasks' ``metadata.version``: bump it with any change to the items.
     """
 
@@ -102,6 +106,10 @@ class Probe:
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {}
     default_items: ClassVar[int] = 300
     version: ClassVar[float] = 1.0
+    #: Conditions the shortcut audit pools into one cell: those whose key is fixed by the condition
+    #: (n-back ``target`` is always "yes"), where a constant answer is right by design within the
+    #: condition and only the pooled cell can show a blind strategy. Condition -> cell name.
+    audit_cells: ClassVar[Mapping[str, str]] = {}
 
     # -- generation -------------------------------------------------------------------
     def item(self, rng: np.random.Generator, params: Any, index: int) -> dict[str, Any]:
@@ -119,18 +127,46 @@ class Probe:
         return self.Params(**overrides)
 
     def generate(self, seed: int, n: int, params: Any = None) -> list[dict[str, Any]]:
-        """``n`` documents; document i depends only on (``seed``, i) and ``params``."""
+        """``n`` distinct documents: no two are the same item up to option order (:meth:`identity`).
+
+        Document i is drawn from a generator seeded with (``seed``, i); when it repeats an earlier
+        document, the same generator draws again. So document i depends on (``seed``, i), ``params``
+        and the documents before it: ``--limit`` N always gets the first N documents of the full set.
+        A probe whose parameters allow fewer distinct items than asked raises a ``ValueError``.
+        """
         seed = require_int("metadata", "seed", seed, 0)
         n = require_int("metadata", "items", n, 1)
         params = self.make_params() if params is None else params
         docs = []
+        seen: set[Any] = set()
         for index in range(n):
             doc_seed = episode_seed(seed, index)
-            body = self.item(np.random.default_rng(doc_seed), params, index)
+            rng = np.random.default_rng(doc_seed)
+            for _ in range(MAX_DRAWS):
+                body = self.item(rng, params, index)
+                key = self.identity(body)
+                if key not in seen:
+                    break
+            else:
+                raise ValueError(
+                    f"{self.name}: item {index} repeats an earlier item in {MAX_DRAWS} draws: these parameters "
+                    f"allow about {len(seen)} distinct items; ask for fewer (metadata 'items') or widen the parameters"
+                )
+            seen.add(key)
             doc = {"probe": self.name, "index": index, "seed": doc_seed, **body}
             self.check_doc(doc)
             docs.append(doc)
         return docs
+
+    def identity(self, doc: Mapping[str, Any]) -> Any:
+        """What makes two items the same item, whatever the order of their options.
+
+        Default: the prompt with its options listing (``", ".join(choices)``) put in sorted order,
+        the set of options and the key's text. A probe that lists its options otherwise overrides it.
+        """
+        choices = [str(c) for c in doc["choices"]]
+        prompt = doc["prompt"].replace(", ".join(choices), ", ".join(sorted(choices)))
+        return prompt, frozenset(choices), choices[doc["gold"]], doc["condition"]
 
     def check_doc(self, doc: Mapping[str, Any]) -> None:
         """Fail loudly on a malformed document (a generator bug, never the model's fault)."""
@@ -145,6 +181,10 @@ class Probe:
             raise AssertionError(f"{self.name} item {doc['index']}: unknown condition {doc['condition']!r}")
         if doc["lure"] != -1 and doc["condition"] not in self.lure_conditions:
             raise AssertionError(f"{self.name} item {doc['index']}: a lure in condition {doc['condition']!r}")
+
+    def audit_cell(self, condition: str) -> str:
+        """The audit cell of ``condition`` (see :attr:`audit_cells`)."""
+        return self.audit_cells.get(condition, condition)
 
     # -- answers ----------------------------------------------------------------------
     def read(self, doc: Mapping[str, Any], answer: str) -> int | None:

@@ -33,6 +33,11 @@ GROUP_ABILITIES = {
     "cog_rule_application": "rule application",
     "cog_metacognition": "metacognition",
 }
+# The static probes' groups per form (``cog_inhibition_mc``, ``cog_inhibition_gen``, ...): same ability.
+GROUP_ABILITIES.update(
+    {f"{group}_{form}": ability for group, ability in list(GROUP_ABILITIES.items())
+     if group not in ("cog_flexibility", "cog_metacognition") for form in ("mc", "gen")}
+)
 
 #: Interactive paradigms by task-name prefix (first match wins, so longer prefixes come first).
 #: WCST and LNT: set shifting (their READMEs; Momentè's "cognitive flexibility"). The Reflection-Bench
@@ -106,12 +111,23 @@ def _member_names(entries: object) -> list[str]:
     return names
 
 
+def _leaf_tasks(group: str, groups: dict[str, dict], seen: frozenset[str] = frozenset()) -> list[str]:
+    """The tasks of ``group``, through its subgroups (``cog_inhibition`` -> ``cog_inhibition_mc`` -> tasks)."""
+    out = []
+    for member in _member_names(groups.get(group, {}).get("task")):
+        if member in groups and member not in seen:
+            out += _leaf_tasks(member, groups, seen | {group})
+        else:
+            out.append(member)
+    return out
+
+
 @lru_cache(maxsize=1)
 def _task_abilities() -> dict[str, str]:
     groups = group_definitions()
     out: dict[str, str] = {}
     for group, ability in GROUP_ABILITIES.items():
-        for task in _member_names(groups.get(group, {}).get("task")):
+        for task in _leaf_tasks(group, groups):
             out.setdefault(task, ability)
     return out
 

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from lm_eval_cog.audit.cli import audit_cmd
+from lm_eval_cog.audit.items import AuditInputError
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import check_output_dir, page, write_new
 
@@ -266,6 +268,10 @@ def leaderboard_cmd(
     return index
 
 
+# The shortcut audit is its own package; it joins the one command line here.
+cli.add_command(audit_cmd)
+
+
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
@@ -274,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (2 for unreadable input, with one 'error:' line)."""
     try:
         cli.main(args=argv, prog_name="lm-eval-cog", standalone_mode=False)
-    except ReportInputError as error:
+    except (ReportInputError, AuditInputError) as error:
         click.echo(f"error: {_one_line(error)}", err=True)
         return 2
     except click.exceptions.Abort:

@@ -1,0 +1,97 @@
+"""``lm-eval-cog audit TASK...``: blind strategies on multiple-choice lm-eval tasks.
+
+Prints, per task and condition, the best blind strategy and its margin over chance; ``--out`` also
+writes every row as CSV and strict JSON, and the summary as Markdown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lm_eval_cog.audit.items import AuditInputError, AuditItem
+from lm_eval_cog.audit.table import DEFAULT_ALPHA, DEFAULT_THRESHOLD, Row, audit_items, flag, to_csv, to_json
+from lm_eval_cog.audit.table import to_markdown, to_text
+
+CHOICES_ONLY = "choices_only_model"
+
+
+def _identity(item: AuditItem) -> tuple:
+    return item.stem, tuple(sorted(item.options)), item.options[item.gold], item.condition
+
+
+def collect(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None, limit: int | None,
+            include_paths: tuple[str, ...]) -> dict[str, list[AuditItem]]:
+    """Items per task, pooled over ``seeds`` (an item that does not change with the seed counts once)."""
+    from lm_eval_cog.lmeval.audit_source import load_tasks, task_items
+
+    pooled: dict[str, list[AuditItem]] = {}
+    seen: dict[str, set[tuple]] = {}
+    for seed in seeds or (None,):
+        metadata = {k: v for k, v in (("seed", seed), ("items", items)) if v is not None}
+        for name, task in load_tasks(tasks, include_paths, metadata).items():
+            for item in task_items(name, task, limit):
+                key = _identity(item)
+                if key not in seen.setdefault(name, set()):
+                    seen[name].add(key)
+                    pooled.setdefault(name, []).append(item)
+    return pooled
+
+
+@click.command(
+    "audit",
+    help="Shortcut audit of multiple-choice lm-eval TASKS (tasks or groups): the accuracy of blind strategies "
+    "that see the prompt and the options but never solve the item (option position, length, word overlap, order "
+    "and frequency of mention, similarity to the other options, the most frequent answer, and with --model a "
+    "choices-only model). Prints the best blind strategy per task and condition and its margin over chance.",
+)
+@click.argument("tasks", nargs=-1, required=True)
+@click.option("--seed", "seeds", type=int, multiple=True,
+              help="Task seed (metadata 'seed' of generated tasks such as ours); repeat to pool several seeds.")
+@click.option("--items", type=click.IntRange(min=1), default=None, help="Documents per generated task (metadata 'items').")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Audit only the first N documents of each task.")
+@click.option("--include_path", "include_paths", multiple=True, help="Extra folder of task YAMLs (as lm_eval's).")
+@click.option("--threshold", type=click.FloatRange(min=0, max=1), default=DEFAULT_THRESHOLD, show_default=True,
+              help="Margin over chance above which a significant strategy is a shortcut.")
+@click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True), default=DEFAULT_ALPHA, show_default=True,
+              help="Family-wise error rate (Holm) of calling noise a shortcut.")
+@click.option("--model", default=None, help="lm-eval model for the choices-only baseline (e.g. hf).")
+@click.option("--model_args", default="", help="Its model arguments, as lm_eval's --model_args.")
+@click.option("--batch_size", default="1", show_default=True, help="Batch size of the choices-only baseline.")
+@click.option("--device", default=None, help="Device of the choices-only baseline (e.g. cpu, cuda:0).")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="Write audit.csv, audit.json and audit.md (every row; best per cell) into this folder.")
+@click.option("--fail-on-shortcut", is_flag=True, help="Exit with status 1 when any shortcut is found.")
+def audit_cmd(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None, limit: int | None,
+              include_paths: tuple[str, ...], threshold: float, alpha: float, model: str | None, model_args: str,
+              batch_size: str, device: str | None, out_dir: Path | None, fail_on_shortcut: bool) -> list[Row]:
+    pooled = collect(tasks, seeds, items, limit, include_paths)
+    if not pooled:
+        raise AuditInputError(f"no documents in {', '.join(tasks)}")
+    rows: list[Row] = []
+    for name, task_items_ in pooled.items():
+        extra = None
+        if model:
+            from lm_eval_cog.lmeval.audit_source import choices_only_credits
+
+            extra = {CHOICES_ONLY: choices_only_credits(model, model_args, task_items_, batch_size, device)}
+        rows += audit_items(name, task_items_, extra)
+    rows = flag(rows, threshold, alpha)
+    click.echo(to_text(rows), nl=False)
+    shortcuts = [r for r in rows if r.flagged]
+    click.echo(f"{len(shortcuts)} shortcut(s) in {len(pooled)} task(s): strategies above chance + {threshold:g}, "
+               f"Holm-significant at {alpha:g}.")
+    if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise AuditInputError(f"output {out_dir} exists and is not a folder")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in (("audit.csv", to_csv(rows)), ("audit.json", to_json(rows)), ("audit.md", to_markdown(rows))):
+            target = out_dir / name
+            if target.is_symlink():
+                raise AuditInputError(f"{target} is a symbolic link: refusing to write through it")
+            target.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out_dir / 'audit.csv'}, audit.json, audit.md")
+    if fail_on_shortcut and shortcuts:
+        raise SystemExit(1)
+    return rows

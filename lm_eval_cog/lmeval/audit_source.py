@@ -1,0 +1,121 @@
+"""The shortcut audit's view of lm-eval: multiple-choice tasks as items, and the choices-only baseline.
+
+Any task lm-eval can build (ours, its own, a local YAML through ``include_path``) is read through
+lm-eval's own task API: ``eval_docs``, ``doc_to_text`` (what the model is shown), ``doc_to_choice``
+and ``doc_to_target``. The choices-only baseline asks a real lm-eval model for the log-likelihood of
+each choice with the question removed (Balepur et al., ACL 2024): above chance, the options alone
+give the key away.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lm_eval_cog._autoload import task_dir
+from lm_eval_cog.audit.items import AuditInputError, AuditItem, make_item
+from lm_eval_cog.audit.strategies import credit
+
+
+def _leaves(tree: dict[Any, Any], out: dict[str, Any]) -> None:
+    """The tasks of lm-eval's (possibly nested, for groups) task dictionary, by name."""
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            _leaves(value, out)
+        elif value is not None:
+            out[str(getattr(value, "task_name", None) or key)] = value
+
+
+def load_tasks(names: Sequence[str], include_paths: Sequence[str | Path] = (),
+               metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every task named (groups expanded to their tasks), built by lm-eval's TaskManager."""
+    from lm_eval.tasks import TaskManager, get_task_dict
+
+    paths = [str(task_dir()), *map(str, include_paths)]
+    # Our folder and the user's first (fast); lm-eval's ~10,000 own tasks only when a name needs them.
+    manager = TaskManager(include_path=paths, include_defaults=False, metadata=metadata or None)
+    if not set(names) <= set(manager.all_tasks):
+        manager = TaskManager(include_path=paths, metadata=metadata or None)
+    known = set(manager.all_tasks)
+    for name in names:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+            hint = f" Did you mean: {', '.join(close)}?" if close else ""
+            raise AuditInputError(f"unknown task {name!r}.{hint} (lm_eval --tasks list shows every task)")
+    tasks: dict[str, Any] = {}
+    try:
+        _leaves(get_task_dict(list(names), manager), tasks)
+    except Exception as error:  # a dataset that cannot be loaded, a broken YAML: say which and why
+        raise AuditInputError(f"could not build {', '.join(names)}: {type(error).__name__}: {error}") from error
+    for name, task in tasks.items():
+        output_type = getattr(task, "OUTPUT_TYPE", None) or getattr(getattr(task, "config", None), "output_type", None)
+        if output_type != "multiple_choice":
+            raise AuditInputError(
+                f"task {name!r} is not a multiple-choice task (output_type {output_type!r}): the audit needs "
+                "options to choose among; audit its multiple-choice form (e.g. cog_<probe>_mc)"
+            )
+    return tasks
+
+
+def _condition(doc: dict[str, Any]) -> str:
+    """Our probes' audit cell; ``all`` for a task without conditions."""
+    if "condition" not in doc:
+        return "all"
+    if "probe" in doc:
+        from lm_eval_cog.probes.core import REGISTRY, get_probe
+
+        if doc["probe"] in REGISTRY:
+            return get_probe(doc["probe"]).audit_cell(str(doc["condition"]))
+    return str(doc["condition"])
+
+
+def task_items(name: str, task: Any, limit: int | None = None) -> list[AuditItem]:
+    """The task's documents as audit items, as lm-eval shows them (zero-shot prompt)."""
+    docs = list(task.eval_docs)
+    if limit is not None:
+        docs = docs[:limit]
+    if not docs:
+        raise AuditInputError(f"task {name!r} has no documents to audit")
+    items = []
+    for doc in docs:
+        choices = [str(c) for c in task.doc_to_choice(doc)]
+        target = task.doc_to_target(doc)
+        if isinstance(target, list):  # several right answers: the first (lm-eval's acc counts any)
+            target = target[0]
+        gold = choices.index(str(target)) if isinstance(target, str) else int(target)
+        items.append(make_item(str(task.doc_to_text(doc)), choices, gold, _condition(doc)))
+    return items
+
+
+def choices_only_context(item: AuditItem) -> str:
+    """The prompt of the choices-only baseline: the options as the item lists them, no question."""
+    if item.labels and item.labels != item.options:
+        lines = [f"{label}. {text}" for label, text in zip(item.labels, item.options)]
+        return "\n".join(lines) + "\nAnswer:"
+    return f"Options: {', '.join(item.options)}.\nAnswer:"
+
+
+def choices_only_credits(model: str, model_args: str, items: Sequence[AuditItem], batch_size: int | str = 1,
+                         device: str | None = None, delimiter: str = " ") -> list[float]:
+    """Per item, the credit of a real lm-eval model that sees the options but not the question."""
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.registry import get_model
+
+    lm = get_model(model).create_from_arg_string(
+        model_args, {"batch_size": batch_size, **({"device": device} if device else {})}
+    )
+    requests, owners = [], []
+    for i, item in enumerate(items):
+        context = choices_only_context(item)
+        targets = item.labels if item.labels and item.labels != item.options else item.options
+        for k, choice in enumerate(targets):
+            requests.append(Instance(request_type="loglikelihood", doc={}, arguments=(context, delimiter + choice),
+                                     idx=k, metadata=("audit", i, 1)))
+            owners.append(i)
+    results = lm.loglikelihood(requests)
+    scores: list[list[float]] = [[] for _ in items]
+    for i, result in zip(owners, results):
+        scores[i].append(float(result[0] if isinstance(result, tuple) else result))
+    return [credit(s, item.gold) for s, item in zip(scores, items)]

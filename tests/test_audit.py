@@ -1,0 +1,203 @@
+"""The shortcut audit: each blind strategy's credit on hand-built items (values worked out by hand),
+the statistics, and ``lm-eval-cog audit`` on our tasks, on an ordinary local YAML and on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lm_eval_cog.audit.items import AuditItem, make_item, split_prompt
+from lm_eval_cog.audit.strategies import credits, natural_key
+from lm_eval_cog.audit.table import audit_items, flag, holm, to_csv, to_json
+from lm_eval_cog.lmeval.audit_source import choices_only_context
+from lm_eval_cog.reports.cli import main
+from lm_eval_cog.smollm2 import model_dir
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lm_eval_cli import write_mc_task  # noqa: E402
+
+STROOP = make_item(
+    'The word "RED" is printed in blue ink. What colour is the ink? Options: red, blue, green, yellow.\nAnswer:',
+    ["red", "blue", "green", "yellow"],
+    1,
+)
+
+
+def _credit(item: AuditItem, strategy: str) -> float:
+    return credits([item])[strategy][0]
+
+
+# -- items ---------------------------------------------------------------------------------------
+
+
+def test_options_listing_is_cut_from_the_stem() -> None:
+    assert STROOP.stem == 'The word "RED" is printed in blue ink. What colour is the ink?'
+    assert STROOP.options == ("red", "blue", "green", "yellow")
+
+
+def test_labelled_option_lines_become_the_options_the_strategies_compare() -> None:
+    prompt = "What is the capital of France?\nA. Paris\nB. Rome\nC. Madrid\nD. Oslo\nAnswer:"
+    stem, options = split_prompt(prompt, ["A", "B", "C", "D"])
+    assert options == ("Paris", "Rome", "Madrid", "Oslo")
+    assert stem == "What is the capital of France?\nAnswer:"
+
+
+def test_a_final_run_of_the_choices_is_cut_without_a_label() -> None:
+    stem, options = split_prompt("Is the sky blue? yes or no\nAnswer:", ["yes", "no"])
+    assert (stem, options) == ("Is the sky blue?", ("yes", "no"))
+
+
+def test_natural_sort_orders_numbers_and_times_by_value() -> None:
+    assert sorted(["10:00", "9:30", "12:15"], key=natural_key) == ["9:30", "10:00", "12:15"]
+
+
+# -- strategies: hand-computed credits -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "strategy, expected",
+    [
+        ("position_1", 1.0),  # blue is option 1
+        ("position_0", 0.0),
+        ("position_last", 0.0),
+        ("recent_1", 1.0),  # the stem names RED, then blue: blue is the most recent mention
+        ("first_1", 0.0),  # red is named first
+        ("mentioned_most", 0.5),  # red and blue once each: a tie of two
+        ("unmentioned", 0.0),  # green, yellow
+        ("length_rank_0", 0.0),  # red (3) < blue (4) < green (5) < yellow (6)
+        ("length_rank_1", 1.0),
+        ("longest", 0.0),
+        ("value_rank_0", 1.0),  # alphabetical: blue < green < red < yellow
+        ("value_highest", 0.0),
+        ("overlap_most", 0.5),  # "red" and "blue" both occur in the stem (share 1), green/yellow 0
+        ("typical_words", 0.25),  # single-word options share no words: all tie
+    ],
+)
+def test_each_strategy_credits_the_stroop_item_as_worked_out_by_hand(strategy: str, expected: float) -> None:
+    assert _credit(STROOP, strategy) == pytest.approx(expected)
+
+
+def test_the_most_typical_option_wins_when_foils_are_one_edit_variants_of_the_key() -> None:
+    item = AuditItem(stem="Which plan?", options=("abcd", "abce", "zzzz", "abcf"), gold=0)
+    # abcd/abce/abcf: 0.75 similar to two options, 0 to zzzz -> mean 0.5 each, a tie of three.
+    assert _credit(item, "typical_chars") == pytest.approx(1 / 3)
+    assert _credit(item, "odd_chars") == 0.0
+    odd = AuditItem(stem="Which plan?", options=("abcd", "abce", "zzzz", "abcf"), gold=2)
+    assert _credit(odd, "odd_chars") == 1.0
+
+
+def test_a_strategy_without_basis_guesses_uniformly() -> None:
+    item = AuditItem(stem="Pick one.", options=("x", "y", "z"), gold=2)
+    assert _credit(item, "recent_1") == pytest.approx(1 / 3)  # nothing is mentioned
+    assert _credit(item, "position_5") == pytest.approx(1 / 3)  # no sixth option
+
+
+def test_majority_text_is_cross_fitted_by_item_parity() -> None:
+    gold_texts = ["yes", "yes", "no", "yes"]
+    items = [AuditItem(stem=f"Q{i}", options=("yes", "no"), gold=(0 if g == "yes" else 1)) for i, g in enumerate(gold_texts)]
+    # Even items see the odd half (yes, yes): pick yes -> item 0 right, item 2 wrong. Odd items see the
+    # even half (yes, no): a tie -> 1/2 each. Mean (1 + 0.5 + 0 + 0.5) / 4.
+    assert credits(items)["majority_text"] == [1.0, 0.5, 0.0, 0.5]
+
+
+# -- statistics -------------------------------------------------------------------------------------
+
+
+def test_holm_adjusts_step_down_and_keeps_input_order() -> None:
+    # sorted: 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, 0.04 * 1 = 0.04 -> monotone 0.06
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def test_a_large_significant_margin_is_flagged_and_noise_is_not() -> None:
+    # 200 two-option items whose key is always the first option: position_0 scores 1.0 (margin 0.5).
+    biased = [AuditItem(stem=f"Q{i}", options=(f"a{i}", f"b{i}"), gold=0) for i in range(200)]
+    rows = flag(audit_items("biased", biased))
+    assert {r.strategy for r in rows if r.flagged and r.condition == "all"} >= {"position_0"}
+    # 8 items, balanced keys: nothing can be significant.
+    small = [AuditItem(stem=f"Q{i}", options=(f"a{i}", f"b{i}"), gold=i % 2) for i in range(8)]
+    assert not any(r.flagged for r in flag(audit_items("small", small)))
+
+
+def test_outputs_are_strict_json_and_formula_safe_csv() -> None:
+    rows = flag(audit_items("=HYPERLINK(1)", [STROOP, STROOP]))
+    json.loads(to_json(rows), parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
+    first_cell = to_csv(rows).splitlines()[1].split(",")[0]
+    assert first_cell == "'=HYPERLINK(1)"
+
+
+def test_choices_only_context_shows_the_options_but_not_the_question() -> None:
+    assert choices_only_context(STROOP) == "Options: red, blue, green, yellow.\nAnswer:"
+    assert "colour" not in choices_only_context(STROOP)
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def test_audit_command_on_our_task_prints_the_best_blind_strategy_and_writes_its_files(tmp_path, capsys) -> None:
+    assert main(["audit", "cog_syllogism_mc", "--seed", "7", "--items", "60", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "best blind strategy" in out and "cog_syllogism_mc" in out
+    data = json.loads((tmp_path / "audit.json").read_text())
+    assert {r["task"] for r in data["best"]} == {"cog_syllogism_mc"}
+    assert (tmp_path / "audit.csv").read_text().startswith("task,condition,strategy")
+    assert "| cog_syllogism_mc |" in (tmp_path / "audit.md").read_text()
+
+
+def test_audit_command_on_an_ordinary_local_multiple_choice_yaml(tmp_path, capsys) -> None:
+    # An MMLU-style task whose key is always option A: the audit must call position_0 a shortcut.
+    rows = [
+        {"question": f"Question {i}: which is right?", "choices": [f"right {i}", f"wrong {i}", f"other {i}", f"no {i}"],
+         "answer": 0}
+        for i in range(80)
+    ]
+    folder = write_mc_task(
+        tmp_path / "tasks", "local_mmlu_like", rows,
+        doc_to_text="{{question}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:",
+        doc_to_choice='["A", "B", "C", "D"]',
+    )
+    code = main(["audit", "local_mmlu_like", "--include_path", str(folder), "--out", str(tmp_path / "out")])
+    assert code == 0
+    data = json.loads((tmp_path / "out" / "audit.json").read_text())
+    flagged = {r["strategy"] for r in data["rows"] if r["flagged"]}
+    assert "position_0" in flagged
+    assert "SHORTCUT" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["audit", "cog_no_such_task_mc"], "unknown task 'cog_no_such_task_mc'"),
+        (["audit", "cog_stroop_gen"], "not a multiple-choice task"),
+    ],
+)
+def test_bad_tasks_get_one_error_line_and_exit_2(args, message, capsys) -> None:
+    assert main(args) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert len(err) == 1 and message in err[0]
+
+
+def test_an_empty_task_gets_one_error_line_and_exit_2(tmp_path, capsys) -> None:
+    folder = write_mc_task(tmp_path / "tasks", "empty_mc", [], doc_to_text="{{question}}", doc_to_choice='["yes", "no"]')
+    assert main(["audit", "empty_mc", "--include_path", str(folder)]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert len(err) == 1 and "empty_mc" in err[0]
+
+
+def test_choices_only_model_baseline_runs_a_real_model_through_lm_eval(tmp_path) -> None:
+    try:
+        model = model_dir()
+    except FileNotFoundError as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    proc = subprocess.run(
+        [sys.executable, "-m", "lm_eval_cog.reports", "audit", "cog_stroop_mc", "--limit", "12", "--model", "hf",
+         "--model_args", f"pretrained={model},dtype=float32", "--device", "cpu", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=900, env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = json.loads((tmp_path / "audit.json").read_text())["rows"]
+    model_rows = [r for r in rows if r["strategy"] == "choices_only_model" and r["condition"] == "all"]
+    assert len(model_rows) == 1 and model_rows[0]["n"] == 12
