@@ -100,8 +100,9 @@ ATTACKS = [
     ("9**9**9 > x", "'**' needs a whole-number exponent"),
     ("x ** 9 > 0", "'**' needs a whole-number exponent"),
     ("x ** y > 0", "'**' needs a whole-number exponent"),
-    ("x*x*x*x*x*x*x*x*x*x > y", "could grow too large"),
-    ("(x ** 3) * (y ** 3) * z > 0", "could grow too large"),
+    # Only powers of powers reach the magnitude guard (x*x*...*x and x ** 7 are read: test_wason246_exact).
+    ("((x ** 8) ** 8) ** 8 > y", "could grow too large"),
+    ("(x ** 8 * y ** 8 * z ** 8) ** 8 > 0", "could grow too large"),
     ("x < " + "1" * 40, "too large"),
     ("x < 1000000000000", "too large"),
     ("-" * 300 + "x < 1", "nested too deeply"),
@@ -351,11 +352,16 @@ def test_true_equivalents_written_differently_are_right(stated, hidden):
     assert score is not None and score.exact and score.agreement == 1.0 and score.consistent
 
 
-def test_a_rule_that_differs_only_at_a_seen_triple_beyond_the_grid_is_wrong():
-    """The evaluation set includes every triple of the episode, also beyond the grid and the far sample."""
+def test_a_rule_that_differs_only_at_one_far_triple_is_wrong_seen_or_not():
+    """Exact on the whole domain: the far triple is found whether the episode saw it (then it is
+    the counterexample, and the rule is inconsistent) or not (z3 finds it; before exact scoring
+    this rule passed unless the triple had been seen)."""
     stated = "x < y < z and not (x == 997 and y == 998 and z == 999)"
-    assert score_rule(stated, "inc", [(1, 2, 3)], 30, 1000).exact
-    assert not score_rule(stated, "inc", [(1, 2, 3), (997, 998, 999)], 30, 1000).exact
+    for seen in ([(1, 2, 3)], [(1, 2, 3), (997, 998, 999)]):
+        score = score_rule(stated, "inc", seen, 30, 1000)
+        assert not score.exact and score.consistent == (len(seen) == 1)
+        assert (score.counterexample.triple, score.counterexample.stated, score.counterexample.hidden) == (
+            (997, 998, 999), False, True)
 
 
 # --------------------------------------------------------------------------- #
@@ -638,5 +644,6 @@ def test_the_system_prompt_states_the_formats_and_the_grammar():
     prompt.reset(seed=0)
     text = prompt.system_prompt
     for piece in ("QUERY: a, b, c (expect yes)", "RULE: <expression>", "from -1000 to 1000", "lambda x, y, z:",
-                  "false for that triple", "Respond only with that line"):  # fmt: skip
+                  "false for that triple", "Respond only with that line",
+                  "the same answer as my rule for every triple of integers from -1000 to 1000."):  # fmt: skip
         assert piece in text, piece

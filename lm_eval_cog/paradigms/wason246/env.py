@@ -23,6 +23,7 @@ from lm_eval_cog.paradigms.base import (
 )
 from lm_eval_cog.paradigms.wason246 import hypotheses as hyp
 from lm_eval_cog.paradigms.wason246.rules import MAX_CHARS, Rule, RuleError, parse_rule
+from lm_eval_cog.paradigms.wason246.scoring import RuleScore, score_rule
 
 # --------------------------------------------------------------------------- #
 # Params
@@ -63,8 +64,11 @@ class Wason246Params:
         max_queries: Triples the model may test (CogProbe: 20).
         max_invalid: Unreadable replies tolerated on top: the episode is cut after
             ``max_queries + max_invalid + 1`` replies.
-        grid: Scoring grid ``[-grid, grid]^3``; initial triples are drawn inside it.
-        query_bound: A queried value must lie in ``[-query_bound, query_bound]``.
+        grid: Grid ``[-grid, grid]^3`` of the agreement metric and the reference agents; initial
+            triples are drawn inside it.
+        query_bound: The domain B: a queried value must lie in ``[-B, B]``, and a rule is correct
+            iff it gives the hidden rule's answer on every triple of ``[-B, B]^3`` (the
+            instructions say so).
         max_step: ``inc_by_k`` draws k from 1..max_step.
         divisors: ``div_inc`` draws d from these (2 is the separate ``even_inc`` family).
         ratios: ``ratio`` draws r from these.
@@ -157,7 +161,9 @@ NO_EXPECTATION = "no_expectation"
 QUERY_RANGE = "query_range"
 BAD_RULE = "bad_rule"
 MUST_STATE_RULE = "must_state_rule"
-INVALID_CODES = (NO_MOVE, BAD_QUERY, NO_EXPECTATION, QUERY_RANGE, BAD_RULE, MUST_STATE_RULE)
+#: A readable rule whose equivalence with the hidden rule the solver could not decide in time.
+UNDECIDED_RULE = "undecided_rule"
+INVALID_CODES = (NO_MOVE, BAD_QUERY, NO_EXPECTATION, QUERY_RANGE, BAD_RULE, MUST_STATE_RULE, UNDECIDED_RULE)
 
 
 @dataclass(frozen=True)
@@ -315,9 +321,9 @@ def system_prompt(params: Wason246Params) -> str:
             "or remainder by zero makes the condition false for that triple."
         ),
         (
-            "Your rule counts as correct only if it gives the same answer as my rule for every triple. Stating "
-            "a rule ends the task: you cannot test triples after it. If you use up your tests, I will ask you "
-            "for your rule."
+            "Your rule counts as correct only if it gives the same answer as my rule for every triple of "
+            f"integers from -{b} to {b}. Stating a rule ends the task: you cannot test triples after it. If you "
+            "use up your tests, I will ask you for your rule."
         ),
         f"Each reply must contain one QUERY line or one RULE line. {STRATEGY_LINES[params.strategy]}",
     ]
@@ -353,6 +359,7 @@ def invalid_feedback(code: str, detail: str, params: Wason246Params) -> str:
         QUERY_RANGE: f"Your query is out of range: {query_form}.",
         BAD_RULE: f"Your rule could not be read: {detail}. Write it as RULE: <expression>, a Python condition on x, y and z.",
         MUST_STATE_RULE: "You cannot test more triples: state your rule now, with a line RULE: <expression>.",
+        UNDECIDED_RULE: f"Your rule could not be checked: it {detail}. Write it more simply, as RULE: <expression>.",
     }[code]
 
 
@@ -374,7 +381,14 @@ class Wason246Env(Env):
         One ``QUERY:`` or ``RULE:`` line (the last one in the reply decides); the expected answer
         is part of every query (Klayman & Ha's positive test is a query expected to get "Yes").
         Unreadable replies (no line, a malformed query, an unreadable rule, a query when the rule
-        is due) are ``invalid`` turns: a fixed correction message, no query used, the turn counted.
+        is due, a rule the solver cannot decide in time) are ``invalid`` turns: a fixed correction
+        message, no query used, the turn counted.
+
+    Verdict:
+        A readable rule is judged when stated (:func:`~lm_eval_cog.paradigms.wason246.scoring.score_rule`,
+        exact on ``[-query_bound, query_bound]^3``); its record keeps ``correct`` and, for a wrong
+        rule, the ``counterexample`` (triple, the stated and the hidden rule's answers) for
+        transcripts. Nothing of it is shown to the model; the metrics recompute it from the log.
 
     Episode end:
         ``terminated`` by a readable rule (:data:`CLOSING`); ``truncated`` after ``play_turns``
@@ -391,6 +405,8 @@ class Wason246Env(Env):
 
     Version history:
         v1: first version.
+        v2: exact scoring on the domain [-query_bound, query_bound]^3 (z3), stated in the
+            instructions; counterexamples in the log; ``undecided_rule`` invalid replies.
 
     Example:
         >>> env = Wason246Env(Wason246Params(rule_set="wason1960", wason_scales=(1,)))
@@ -400,8 +416,8 @@ class Wason246Env(Env):
         >>> env.step("QUERY: 1, 2, 3 (expect no)")[0]
         'Yes: 1, 2, 3 follows the rule.\\n19 queries left.'
         >>> message, terminated, truncated, info = env.step("RULE: x < y < z")
-        >>> terminated, env.log[-1]["choice"]
-        (True, 'RULE: x < y < z')
+        >>> terminated, env.log[-1]["choice"], env.log[-1]["correct"]
+        (True, 'RULE: x < y < z', True)
     """
 
     name = "wason246"
@@ -438,7 +454,10 @@ class Wason246Env(Env):
         move = read_move(reply, p.query_bound)
         if isinstance(move, Move) and move.kind == QUERY and self._rule_due(self.turns):
             move = BadMove(MUST_STATE_RULE, "no query allowed now")
-        record = self._record(move)
+        verdict = self._judge(move) if isinstance(move, Move) and move.kind == RULE else None
+        if verdict is not None and verdict.undecided:
+            move = BadMove(UNDECIDED_RULE, verdict.undecided)
+        record = self._record(move, verdict)
         self.log.append(record)
         if isinstance(move, BadMove):
             message = invalid_feedback(move.code, move.detail, p)
@@ -453,8 +472,17 @@ class Wason246Env(Env):
         last_turn = self.turns + 1 >= p.play_turns
         return f"{message}\n{left_text(self._queries_left, last_turn)}", False, self._info(record)
 
-    def _record(self, move: Move | BadMove) -> dict[str, Any]:
-        """The log record of one reply (the fields the scorer reads, and the hidden rule)."""
+    def _judge(self, move: Move) -> RuleScore:
+        """The scorer's verdict on a stated rule, given the triples of the episode so far."""
+        assert move.rule is not None
+        seen = [self._initial, *(r["triple"] for r in self.log if r["kind"] == QUERY)]
+        score = score_rule(move.rule.text, self._hidden, seen, self.params.grid, self.params.query_bound)
+        assert score is not None  # the rule was read by the same reader
+        return score
+
+    def _record(self, move: Move | BadMove, verdict: RuleScore | None = None) -> dict[str, Any]:
+        """The log record of one reply (the fields the scorer reads, the hidden rule, and for a
+        judged rule the verdict: ``correct`` and the ``counterexample`` record, else None)."""
         valid = isinstance(move, Move)
         answer = None
         if valid and move.kind == QUERY:
@@ -475,6 +503,9 @@ class Wason246Env(Env):
             "invalid": None if valid else move.code,
             "detail": None if valid else move.detail,
             "parse": ParsePath.ANSWER_LINE.value if valid else ParsePath.INVALID.value,
+            "correct": None if verdict is None or not valid else verdict.exact,
+            "counterexample": None if verdict is None or verdict.counterexample is None
+                              else verdict.counterexample.record(),
         }
 
     def _finish(self, record: Mapping[str, Any]) -> tuple[str, bool]:

@@ -25,9 +25,14 @@ is evaluated makes the rule **false for that triple** (``y != 0 and x % y == 0``
 undefined: the remainder is not evaluated when ``y == 0``).
 
 Bounds: at most ``MAX_CHARS`` characters, ``MAX_NODES`` syntax nodes and ``MAX_DEPTH``
-levels; every sub-expression's magnitude is bounded before evaluation from the bound of
-``|x|, |y|, |z|`` (interval arithmetic) and must stay below ``2**62``, so the numpy
-evaluation in int64 is exact and equals the Python one.
+levels. Every sub-expression's magnitude is bounded before evaluation from the bound of
+``|x|, |y|, |z|`` (interval arithmetic). Evaluation is exact for every rule the grammar
+allows: the numpy walker uses int64 where that bound stays below ``2**62`` and Python
+integers (object arrays) beyond it, so ``x ** 7 < y ** 7`` at ``|x| <= 1000`` is read and
+evaluated like any other rule. The only magnitude limit, ``VALUE_LIMIT`` (``2**1024``, about
+300 digits), guards the evaluators against powers of powers (``((x ** 8) ** 8) ** 8`` has degree
+512); no rule without nested powers comes near it (``x**8 * y**8 * z**8`` at ``|x| <= 10**6``
+stays below ``2**480``).
 """
 
 from __future__ import annotations
@@ -50,9 +55,13 @@ MAX_DEPTH = 32
 MAX_LITERAL = 10**9
 #: Largest exponent of ``**``.
 MAX_EXPONENT = 8
-#: Every sub-expression must be provably below this in magnitude (int64 holds 2**63 - 1).
-VALUE_LIMIT = 2**62
-#: Default bound of ``|x|, |y|, |z|`` for the overflow check (the env passes its own).
+#: Every sub-expression must be provably below this in magnitude: a guard against powers of
+#: powers, which would make the evaluators' integers astronomically large (see the module doc).
+VALUE_LIMIT = 2**1024
+#: Below this magnitude the numpy walker computes in int64 (which holds 2**63 - 1), beyond it
+#: with Python integers.
+INT64_LIMIT = 2**62
+#: Default bound of ``|x|, |y|, |z|`` for the magnitude check (the env passes its own).
 DEFAULT_VARIABLE_BOUND = 1000
 
 VARIABLES = ("x", "y", "z")
@@ -124,10 +133,17 @@ class Rule:
             return False
 
     def evaluate(self, xs: np.ndarray, ys: np.ndarray, zs: np.ndarray) -> np.ndarray:
-        """:meth:`holds` for every triple ``(xs[i], ys[i], zs[i])`` at once (int64 arrays)."""
+        """:meth:`holds` for every triple ``(xs[i], ys[i], zs[i])`` at once (integer arrays).
+
+        Exact: in int64 where every intermediate value provably fits, else in Python integers.
+        """
         env = {name: np.asarray(v, dtype=np.int64) for name, v in zip(VARIABLES, (xs, ys, zs))}
         n = len(env["x"])
-        value, undefined = _vector(self.tree, env, n)
+        bound = max((int(np.abs(v).max()) for v in env.values() if v.size), default=0)
+        dtype: Any = np.int64 if _fits(self.tree, bound, INT64_LIMIT) else object
+        if dtype is object:
+            env = {name: v.astype(object) for name, v in env.items()}
+        value, undefined = _vector(self.tree, env, n, dtype)
         return np.asarray(value, dtype=bool) & ~undefined
 
 
@@ -140,7 +156,8 @@ def parse_rule(text: str, variable_bound: int = DEFAULT_VARIABLE_BOUND) -> Rule:
     """The :class:`Rule` written in ``text``, or :class:`RuleError` with the reason.
 
     ``variable_bound`` is the largest ``|x|, |y|, |z|`` the rule will be evaluated at: a rule
-    whose intermediate values could then reach ``2**62`` is rejected ("too large").
+    whose intermediate values could then reach :data:`VALUE_LIMIT` (only powers of powers do)
+    is rejected ("too large").
 
     >>> parse_rule("lambda x, y, z: x < y < z").canonical
     'x < y < z'
@@ -161,11 +178,13 @@ def parse_rule(text: str, variable_bound: int = DEFAULT_VARIABLE_BOUND) -> Rule:
     except SyntaxError as error:
         hint = " (use == to compare)" if _single_equals(source) else ""
         raise RuleError(f"not a valid expression: {error.msg}{hint}") from None
-    except (ValueError, RecursionError, MemoryError, OverflowError) as error:  # null bytes, deep nesting
-        raise RuleError(f"not a valid expression ({type(error).__name__})") from None
+    except ValueError:  # a null character
+        raise RuleError("not a valid expression (it contains a null character)") from None
+    except (RecursionError, MemoryError, OverflowError):
+        raise RuleError("not a valid expression (nested too deeply)") from None
     tree = _strip_lambda(tree)
     _check_size(tree)
-    kind = _check(tree, variable_bound)[0]
+    kind = _check(tree, variable_bound, VALUE_LIMIT)[0]
     if kind != BOOL:
         raise RuleError("the rule is a number, not a condition (compare it: e.g. x + y == z)")
     return Rule(text=source, canonical=ast.unparse(tree), tree=tree)
@@ -201,8 +220,9 @@ def _check_size(tree: ast.expr) -> None:
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
-def _check(node: ast.AST, bound: int) -> tuple[str, int]:
-    """(type, magnitude bound) of a whitelisted node; :class:`RuleError` otherwise.
+def _check(node: ast.AST, bound: int, limit: int) -> tuple[str, int]:
+    """(type, magnitude bound) of a whitelisted node; :class:`RuleError` otherwise, also when a
+    sub-expression could reach ``limit`` in magnitude with ``|x|, |y|, |z| <= bound``.
 
     Recursion is safe here: :func:`_check_size` has bounded the depth.
     """
@@ -213,23 +233,23 @@ def _check(node: ast.AST, bound: int) -> tuple[str, int]:
             raise RuleError(f"unknown name {node.id!r}: only x, y and z may be used")
         return INT, bound
     if isinstance(node, ast.UnaryOp):
-        kind, size = _check(node.operand, bound)
+        kind, size = _check(node.operand, bound, limit)
         if isinstance(node.op, ast.Not):
             return BOOL, 0 if kind == BOOL else _wrong(kind, "'not'")
         if isinstance(node.op, (ast.USub, ast.UAdd)):
             return INT, size if kind == INT else _wrong(kind, "a sign")
         raise RuleError("'~' is not allowed")
     if isinstance(node, ast.BinOp):
-        return _check_binop(node, bound)
+        return _check_binop(node, bound, limit)
     if isinstance(node, ast.BoolOp):
         for value in node.values:
-            kind = _check(value, bound)[0]
+            kind = _check(value, bound, limit)[0]
             if kind != BOOL:
                 _wrong(kind, "'and'/'or'")
         return BOOL, 0
     if isinstance(node, ast.Compare):
         for operand in (node.left, *node.comparators):
-            kind = _check(operand, bound)[0]
+            kind = _check(operand, bound, limit)[0]
             if kind != INT:
                 _wrong(kind, "a comparison")
         for op in node.ops:
@@ -237,8 +257,8 @@ def _check(node: ast.AST, bound: int) -> tuple[str, int]:
                 raise RuleError(f"the comparison {_op_text(op)!r} is not allowed (use < <= > >= == !=)")
         return BOOL, 0
     if isinstance(node, ast.Call):
-        return _check_call(node, bound)
-    what = _FORBIDDEN_NAMES.get(type(node), f"{type(node).__name__} expressions are")
+        return _check_call(node, bound, limit)
+    what = _FORBIDDEN_NAMES.get(type(node), f"expressions such as {_snippet(node)!r} are")
     raise RuleError(f"{what} not allowed")
 
 
@@ -253,52 +273,62 @@ def _check_constant(value: Any) -> tuple[str, int]:
         raise RuleError("only whole numbers are allowed, not decimals")
     if isinstance(value, (str, bytes)):
         raise RuleError("strings are not allowed")
-    raise RuleError(f"the constant {type(value).__name__} is not allowed")
+    raise RuleError(f"the value {'...' if value is Ellipsis else repr(value)[:40]} is not allowed")
 
 
-def _check_binop(node: ast.BinOp, bound: int) -> tuple[str, int]:
+def _check_binop(node: ast.BinOp, bound: int, limit: int) -> tuple[str, int]:
     if isinstance(node.op, ast.Div):
         raise RuleError("'/' is not allowed: use // for integer division")
     if isinstance(node.op, ast.Pow):
         exponent = node.right
         if not (isinstance(exponent, ast.Constant) and type(exponent.value) is int and 0 <= exponent.value <= MAX_EXPONENT):
             raise RuleError(f"'**' needs a whole-number exponent from 0 to {MAX_EXPONENT} written as a number")
-        kind, size = _check(node.left, bound)
+        kind, size = _check(node.left, bound, limit)
         if kind != INT:
             _wrong(kind, "'**'")
-        return INT, _limited(size**exponent.value)
+        return INT, _limited(size**exponent.value, limit)
     if type(node.op) not in _ARITHMETIC:
         raise RuleError(f"the operator {_op_text(node.op)!r} is not allowed (use + - * // % **)")
-    (left, a), (right, b) = _check(node.left, bound), _check(node.right, bound)
+    (left, a), (right, b) = _check(node.left, bound, limit), _check(node.right, bound, limit)
     for kind in (left, right):
         if kind != INT:
             _wrong(kind, f"{_op_text(node.op)!r}")
     if isinstance(node.op, (ast.Add, ast.Sub)):
-        return INT, _limited(a + b)
+        return INT, _limited(a + b, limit)
     if isinstance(node.op, ast.Mult):
-        return INT, _limited(a * b)
+        return INT, _limited(a * b, limit)
     if isinstance(node.op, ast.FloorDiv):
         return INT, a  # |a // b| <= |a| for every b != 0
     return INT, b  # |a % b| < |b|
 
 
-def _check_call(node: ast.Call, bound: int) -> tuple[str, int]:
+def _check_call(node: ast.Call, bound: int, limit: int) -> tuple[str, int]:
     func = node.func
     if not (isinstance(func, ast.Name) and func.id == "abs"):
         name = ast.unparse(func) if isinstance(func, (ast.Name, ast.Attribute)) else "..."
         raise RuleError(f"calls are not allowed, except abs(...): '{name[:40]}(...)'")
     if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
         raise RuleError("abs(...) takes exactly one number")
-    kind, size = _check(node.args[0], bound)
+    kind, size = _check(node.args[0], bound, limit)
     if kind != INT:
         _wrong(kind, "abs(...)")
     return INT, size
 
 
-def _limited(size: int) -> int:
-    if size >= VALUE_LIMIT:
-        raise RuleError("the rule's numbers could grow too large (beyond 2**62): simplify it")
+def _limited(size: int, limit: int) -> int:
+    if size >= limit:
+        raise RuleError("the rule's numbers could grow too large (beyond 300 digits, as powers of powers do): "
+                        "simplify it")
     return size
+
+
+def _fits(tree: ast.expr, bound: int, limit: int) -> bool:
+    """Whether every sub-expression of a checked tree stays below ``limit`` for ``|x|, |y|, |z| <= bound``."""
+    try:
+        _check(tree, bound, limit)
+    except RuleError:
+        return False
+    return True
 
 
 def _wrong(kind: str, where: str) -> Any:
@@ -306,11 +336,25 @@ def _wrong(kind: str, where: str) -> Any:
     raise RuleError(f"{where} needs a {wanted}, got a {kind}")
 
 
+#: Operators as written (messages never show Python's syntax-tree class names).
+_OP_TEXTS: Mapping[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.Div: "/",
+    ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is",
+    ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}  # fmt: skip
+
+
 def _op_text(op: ast.AST) -> str:
-    texts = {ast.Pow: "**", ast.Div: "/", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-             ast.LShift: "<<", ast.RShift: ">>", ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
-             ast.NotIn: "not in"}  # fmt: skip
-    return texts.get(type(op), type(op).__name__)
+    return _OP_TEXTS.get(type(op), "this operator")
+
+
+def _snippet(node: ast.AST) -> str:
+    """Up to 40 characters of a node's source text, for a rejection reason."""
+    try:
+        return ast.unparse(node)[:40]
+    except (ValueError, RecursionError):  # pragma: no cover - unparse of a parsed tree
+        return "..."
 
 
 # --------------------------------------------------------------------------- #
@@ -354,8 +398,10 @@ def _scalar(node: ast.expr, env: Mapping[str, int]) -> Any:
     raise AssertionError(f"unchecked node {type(node).__name__}")  # pragma: no cover
 
 
-def _vector(node: ast.expr, env: Mapping[str, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+def _vector(node: ast.expr, env: Mapping[str, np.ndarray], n: int, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     """(values, undefined) of a checked node over ``n`` triples: :func:`_scalar` elementwise.
+
+    Numbers are ``dtype`` arrays: int64, or Python integers (``object``) where int64 could overflow.
 
     ``undefined[i]`` marks triples where Python would raise ZeroDivisionError; values there
     are placeholders. Short-circuiting is followed: an operand's error counts only where
@@ -363,19 +409,19 @@ def _vector(node: ast.expr, env: Mapping[str, np.ndarray], n: int) -> tuple[np.n
     """
     none = np.zeros(n, dtype=bool)
     if isinstance(node, ast.Constant):
-        return np.full(n, node.value, dtype=bool if isinstance(node.value, bool) else np.int64), none
+        return np.full(n, node.value, dtype=bool if isinstance(node.value, bool) else dtype), none
     if isinstance(node, ast.Name):
         return env[node.id], none
     if isinstance(node, ast.UnaryOp):
-        value, undefined = _vector(node.operand, env, n)
+        value, undefined = _vector(node.operand, env, n, dtype)
         if isinstance(node.op, ast.Not):
             return ~value, undefined
         return (-value if isinstance(node.op, ast.USub) else value), undefined
     if isinstance(node, ast.BinOp):
-        left, undefined = _vector(node.left, env, n)
+        left, undefined = _vector(node.left, env, n, dtype)
         if isinstance(node.op, ast.Pow):
             return np.power(left, node.right.value), undefined  # type: ignore[attr-defined]
-        right, right_undefined = _vector(node.right, env, n)
+        right, right_undefined = _vector(node.right, env, n, dtype)
         undefined = undefined | right_undefined
         if isinstance(node.op, (ast.FloorDiv, ast.Mod)):
             zero = right == 0
@@ -383,31 +429,31 @@ def _vector(node: ast.expr, env: Mapping[str, np.ndarray], n: int) -> tuple[np.n
             right = np.where(zero, 1, right)  # placeholder divisor where Python would raise
         return _ARITHMETIC[type(node.op)](left, right), undefined
     if isinstance(node, ast.BoolOp):
-        return _vector_boolop(node, env, n)
+        return _vector_boolop(node, env, n, dtype)
     if isinstance(node, ast.Compare):
-        left, undefined = _vector(node.left, env, n)
+        left, undefined = _vector(node.left, env, n, dtype)
         running = ~undefined  # every comparison so far true, nothing undefined
         undefined = undefined.copy()
         for op, comparator in zip(node.ops, node.comparators):
-            right, right_undefined = _vector(comparator, env, n)
+            right, right_undefined = _vector(comparator, env, n, dtype)
             undefined |= running & right_undefined
             running &= ~right_undefined
-            running &= _COMPARE[type(op)](left, right)
+            running &= np.asarray(_COMPARE[type(op)](left, right), dtype=bool)
             left = right
         return running, undefined
     if isinstance(node, ast.Call):
-        value, undefined = _vector(node.args[0], env, n)
+        value, undefined = _vector(node.args[0], env, n, dtype)
         return np.abs(value), undefined
     raise AssertionError(f"unchecked node {type(node).__name__}")  # pragma: no cover
 
 
-def _vector_boolop(node: ast.BoolOp, env: Mapping[str, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+def _vector_boolop(node: ast.BoolOp, env: Mapping[str, np.ndarray], n: int, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     is_and = isinstance(node.op, ast.And)
     running = np.ones(n, dtype=bool)  # Python would still evaluate the next operand here
     decided = np.zeros(n, dtype=bool)  # an operand settled the result (false for and, true for or)
     undefined = np.zeros(n, dtype=bool)
     for operand in node.values:
-        value, operand_undefined = _vector(operand, env, n)
+        value, operand_undefined = _vector(operand, env, n, dtype)
         undefined |= running & operand_undefined
         running &= ~operand_undefined
         settles = running & (~value if is_and else value)

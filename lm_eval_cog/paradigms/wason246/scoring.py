@@ -6,16 +6,24 @@ The scorer reads these fields of the per-reply records of
 re-read from its text by the same checked reader and evaluated by tree walking.
 
 **Exact.** A stated rule is correct iff it gives the hidden rule's answer on every triple of
-the evaluation set E: the grid ``[-grid, grid]^3`` (226,981 triples by default), a fixed
-sample of the query domain ``[-query_bound, query_bound]^3`` beyond it (2,000 of the hidden
-rule's positives and 2,000 uniform triples, :func:`~lm_eval_cog.paradigms.wason246.hypotheses.far_triples`),
-and every triple seen in the episode. Values beyond ``query_bound`` can never be queried and
-are outside the task. E is not a proof of equivalence on the whole domain (8 x 10^9 triples):
-a rule that differs from the hidden one only at a few far triples missed by the sample would
-pass; the README gives examples of what is caught. CogProbe's released outputs show a lenient
-check that accepted rules differing from the hidden one inside any grid (``y * y == x * z and
-x < y < z`` for doubling): those are wrong here, and so is their accepted
-``(x + y == z) and (x < 100) and ...`` (the far sample has sums with x >= 100).
+the domain the instructions promise, ``[-query_bound, query_bound]^3`` (8 x 10^9 triples by
+default; values beyond it can never be queried and are outside the task). The verdict is a
+proof either way (:func:`score_rule`): first the evaluation set E is searched for a
+difference (the episode's own triples, the grid ``[-grid, grid]^3``, 226,981 triples by
+default, and a fixed sample of the domain beyond it, 2,000 of the hidden rule's positives and
+2,000 uniform triples, :func:`~lm_eval_cog.paradigms.wason246.hypotheses.far_triples`): fast,
+and most wrong rules differ there. A rule that agrees on all of E goes to the SMT solver z3
+(:func:`~lm_eval_cog.paradigms.wason246.equivalence.difference`), which proves equivalence on
+the whole domain or finds the far triple where the rules differ (``x < y < z or x == 999``).
+Either way a wrong rule comes with a **counterexample**: the triple and what each rule says
+there (:class:`~lm_eval_cog.paradigms.wason246.equivalence.Counterexample`). A rule z3 cannot
+decide within :data:`~lm_eval_cog.paradigms.wason246.equivalence.SOLVER_TIMEOUT_S` seconds is
+**undecided**: never correct (the env refuses it as an invalid reply, so a played log holds one
+only if a rescoring machine is much slower than the playing one).
+
+CogProbe's released outputs show a lenient check that accepted rules differing from the hidden
+one inside any grid (``y * y == x * z and x < y < z`` for doubling): those are wrong here, and so
+is their accepted ``(x + y == z) and (x < 100) and ...``.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import numpy as np
 from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec
 from lm_eval_cog.paradigms.measures import fallback_share, ratio
 from lm_eval_cog.paradigms.wason246 import hypotheses as hyp
+from lm_eval_cog.paradigms.wason246.equivalence import Counterexample, UndecidedError, counterexample, difference
 from lm_eval_cog.paradigms.wason246.rules import Rule, RuleError, parse_rule
 
 ACC = "acc"
@@ -43,8 +52,9 @@ EXPECTATION_ACC = "expectation_acc"
 INVALID_RATE = "invalid_rate"
 
 metric_specs: tuple[MetricSpec, ...] = (
-    MetricSpec(ACC, True, "1 if the stated rule equals the hidden rule on the grid and every triple seen, else 0 "
-                          "(no readable rule: 0)."),
+    MetricSpec(ACC, True, "1 if the stated rule gives the hidden rule's answer on every triple of the domain "
+                          "[-query_bound, query_bound]^3 (decided exactly, by search and the SMT solver z3), else 0 "
+                          "(no readable rule, or one the solver could not decide in time: 0)."),
     MetricSpec(AGREEMENT, True, "Balanced agreement of the stated rule with the hidden one over the grid and the seen "
                                 "triples: mean of the shares of hidden-positive and hidden-negative triples it "
                                 "classifies as the hidden rule does (a constant rule scores 0.5); NaN without a rule."),
@@ -64,11 +74,18 @@ METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
 
 @dataclass(frozen=True)
 class RuleScore:
-    """How a stated rule compares with the hidden one."""
+    """How a stated rule compares with the hidden one.
+
+    ``exact``: equal on the whole domain (proved); ``counterexample``: a triple where they differ
+    (None when exact or undecided); ``undecided``: why equivalence could not be decided (then
+    ``exact`` is False and there is no counterexample).
+    """
 
     exact: bool
     consistent: bool
     agreement: float
+    counterexample: Counterexample | None = None
+    undecided: str | None = None
 
 
 @lru_cache(maxsize=512)
@@ -96,26 +113,56 @@ def evaluation_extra(hidden: str, seen: Sequence[Sequence[int]], grid: int, quer
     return np.unique(extra[outside], axis=0)
 
 
+@lru_cache(maxsize=512)
+def solver_difference(text: str, hidden: str, query_bound: int) -> tuple[int, int, int] | str | None:
+    """z3's answer for a readable rule against hidden rule ``hidden`` over ``[-query_bound, query_bound]^3``:
+    a triple where they differ, None if equivalent, or the reason it is undecided (a string).
+    Cached, so the env's verdict and every rescoring in the process agree and pay once."""
+    rule, truth = _rule(text, query_bound), hyp.rule_of(hidden)
+    assert rule is not None
+    if rule.canonical == truth.canonical:
+        return None
+    try:
+        return difference(rule, truth, query_bound)
+    except UndecidedError as error:
+        return error.reason
+
+
 def score_rule(text: str, hidden: str, seen: Sequence[Sequence[int]], grid: int, query_bound: int) -> RuleScore | None:
     """Compare the rule written ``text`` with the hidden rule ``hidden`` (a spec); None if unreadable.
 
-    ``seen`` are the episode's triples (initial and queries). The evaluation set is the grid plus
-    :func:`evaluation_extra` (the far sample of the query domain and the seen triples beyond the grid).
+    ``seen`` are the episode's triples (initial and queries). ``agreement`` is measured on the
+    evaluation set E: the grid plus :func:`evaluation_extra` (the far sample of the query domain
+    and the seen triples beyond the grid). ``exact`` is decided on the whole domain: a difference
+    on E (the seen triples first, then the grid, then the rest) is the counterexample; without
+    one, z3 decides (:func:`solver_difference`).
     """
     rule = _rule(text, query_bound)
     if rule is None:
         return None
+    truth_rule = hyp.rule_of(hidden)
     extra = evaluation_extra(hidden, seen, grid, query_bound)
     stated = np.concatenate([_rule_mask(text, grid, query_bound), rule.evaluate(*extra.T)])
-    truth = np.concatenate([hyp.mask(hidden, grid), hyp.rule_of(hidden).evaluate(*extra.T)])
+    truth = np.concatenate([hyp.mask(hidden, grid), truth_rule.evaluate(*extra.T)])
     positives = int(truth.sum())
     negatives = truth.size - positives
     hits = int((stated & truth).sum())
     rejections = int((~stated & ~truth).sum())
-    exact = hits == positives and rejections == negatives
-    consistent = all(rule.holds(*t) == hyp.follows(hidden, t, grid) for t in seen)
     agreement = (hits / positives + rejections / negatives) / 2
-    return RuleScore(exact=exact, consistent=consistent, agreement=agreement)
+    misfits = [t for t in seen if rule.holds(*t) != hyp.follows(hidden, t, grid)]
+    found: Sequence[int] | str | None
+    if misfits:  # a triple the model saw: the most telling counterexample
+        found = misfits[0]
+    elif hits != positives or rejections != negatives:
+        index = int(np.flatnonzero(stated != truth)[0])
+        size = hyp.grid_size(grid)
+        found = hyp.grid_triple(index, grid) if index < size else tuple(extra[index - size])
+    else:
+        found = solver_difference(text, hidden, query_bound)
+    undecided = found if isinstance(found, str) else None
+    counter = None if found is None or undecided else counterexample(rule, truth_rule, found)
+    return RuleScore(exact=found is None, consistent=not misfits, agreement=agreement,
+                     counterexample=counter, undecided=undecided)
 
 
 def wason246_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, float]:

@@ -30,8 +30,9 @@ from lm_eval_cog.paradigms.wason246.env import (
     opening_message,
     read_rule_text,
 )
+from lm_eval_cog.paradigms.wason246.equivalence import UndecidedError, difference
 from lm_eval_cog.paradigms.wason246.rules import parse_rule
-from lm_eval_cog.paradigms.wason246.scoring import evaluation_extra, score_rule
+from lm_eval_cog.paradigms.wason246.scoring import RuleScore, evaluation_extra, score_rule
 
 #: Modes: ``conversation`` (our request, a further turn of the same conversation) and
 #: ``cogprobe`` (CogProbe's single-turn template, the task and the rule reply pasted in).
@@ -114,14 +115,34 @@ def seen_triples(play: Sequence[Mapping[str, Any]]) -> list[list[int]]:
 
 
 def same_rule(a: str, b: str, hidden: str, seen: Sequence[Sequence[int]], grid: int, query_bound: int) -> bool:
-    """Two readable rules give the same answer on every triple of the evaluation set E (the grid,
-    the far sample of the hidden rule's query domain, the seen triples): the scorer's set."""
+    """Two readable rules give the same answer on every triple of the domain ``[-query_bound,
+    query_bound]^3``, decided as the scorer decides correctness: a difference on its evaluation
+    set E (the grid, the far sample, the seen triples) says no; without one, two rules that are
+    both exactly right are the same, and otherwise z3 decides. A pair z3 cannot decide in time
+    counts as the same (no difference is known; the earlier, E-only definition)."""
     ra, rb = parse_rule(a, query_bound), parse_rule(b, query_bound)
+    if ra.canonical == rb.canonical:
+        return True
     extra = evaluation_extra(hidden, seen, grid, query_bound)
     xs, ys, zs = hyp.grid(grid)
     if not np.array_equal(ra.evaluate(xs, ys, zs), rb.evaluate(xs, ys, zs)):
         return False
-    return bool(np.array_equal(ra.evaluate(*extra.T), rb.evaluate(*extra.T)))
+    if not np.array_equal(ra.evaluate(*extra.T), rb.evaluate(*extra.T)):
+        return False
+    if all(_exact(score_rule(r, hidden, seen, grid, query_bound)) for r in (a, b)):
+        return True
+    try:
+        return difference(ra, rb, query_bound) is None
+    except UndecidedError:
+        return True
+
+
+def _exact(score: RuleScore | None) -> bool:
+    return score is not None and score.exact
+
+
+def _counterexample(score: RuleScore | None) -> dict[str, Any] | None:
+    return None if score is None or score.counterexample is None else score.counterexample.record()
 
 
 def outcome(
@@ -131,8 +152,11 @@ def outcome(
     record's ``new_response`` alone (the env stores it; the metrics recompute it).
 
     The first rule is the play's last stated rule; the final rule is the new rule when one is
-    given, else the first; a new rule that cannot be read is wrong (``revision`` ``unreadable``),
-    never replaced by the first. ``same``/``changed``: the new rule is (not) the first one on E.
+    given, else the first; a new rule that cannot be read, or whose correctness the solver cannot
+    decide in time, is wrong (``revision`` ``unreadable``, the reason in ``new_rule_detail``), never
+    replaced by the first. ``same``/``changed``: the new rule is (not) the first one on the domain
+    (:func:`same_rule`). A wrong first or final rule's counterexample (triple, the rule's and the
+    hidden rule's answers) is kept in ``first_counterexample``/``final_counterexample``.
     """
     hidden, seen = play[0]["hidden"], seen_triples(play)
     first = [r for r in play if r["kind"] == "rule"][-1]["rule"]
@@ -146,18 +170,25 @@ def outcome(
             final, revision, detail = None, refl.REVISION_UNREADABLE, move.detail
         else:
             assert move.rule is not None
-            new_rule = final = move.rule.text
-            same = same_rule(first, final, hidden, seen, grid, query_bound)
-            revision = refl.SAME if same else refl.CHANGED
+            new_rule = move.rule.text
+            new_score = score_rule(new_rule, hidden, seen, grid, query_bound)
+            if new_score is not None and new_score.undecided:
+                final, revision, detail = None, refl.REVISION_UNREADABLE, new_score.undecided
+            else:
+                final = new_rule
+                same = same_rule(first, final, hidden, seen, grid, query_bound)
+                revision = refl.SAME if same else refl.CHANGED
     final_score = None if final is None else score_rule(final, hidden, seen, grid, query_bound)
     return {
         "first_rule": first,
-        "first_correct": first_score is not None and first_score.exact,
+        "first_correct": _exact(first_score),
         "first_invalid": first_score is None,
+        "first_counterexample": _counterexample(first_score),
         "new_rule": new_rule,
         "new_rule_detail": detail,
         "final_rule": final,
-        "final_correct": final_score is not None and final_score.exact,
+        "final_correct": _exact(final_score),
+        "final_counterexample": _counterexample(final_score),
         "revision": revision,
     }
 
@@ -195,6 +226,9 @@ class Wason246ReflectEnv(Wason246Env):
 
     Version history:
         v1: first version.
+        v2: ``wason246`` v2 (exact scoring on the domain, stated in the instructions); the outcome
+            keeps the first and final rules' counterexamples; a new rule the solver cannot decide
+            in time is unreadable.
 
     Example:
         >>> env = Wason246ReflectEnv(Wason246ReflectParams(rule_set="wason1960", wason_scales=(1,)))
@@ -273,6 +307,8 @@ class Wason246ReflectEnv(Wason246Env):
             "invalid": None if readable else NO_REFLECTION,
             "detail": None if readable else "no field of the reflection could be read",
             "parse": (ParsePath.ANSWER_LINE if readable else ParsePath.INVALID).value,
+            "correct": None,
+            "counterexample": None,
             **fields,
             **result,
         }

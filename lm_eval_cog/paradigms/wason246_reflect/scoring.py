@@ -39,10 +39,10 @@ _DOCS: Mapping[str, str] = {
                  "readable rule (no reflection).",
     "acc_final": "1 if the final rule (the reflection's new rule, else the first) is exactly right; an unreadable "
                  "new rule is wrong; NaN without a reflection.",
-    "revision_rate": "1 if the new rule differs from the first on the evaluation set, or cannot be read; NaN "
+    "revision_rate": "1 if the new rule differs from the first on the domain, or cannot be read; NaN "
                      "without a reflection.",
-    "revision_invalid_rate": "1 if the reflection gave a new rule that cannot be read (scored wrong); NaN without "
-                             "a reflection.",
+    "revision_invalid_rate": "1 if the reflection gave a new rule that cannot be read or decided (scored wrong); NaN "
+                             "without a reflection.",
 }  # fmt: skip
 
 metric_specs: tuple[MetricSpec, ...] = (
