@@ -1,9 +1,11 @@
-"""Counting Stroop: pinned items, a key recounted from the prompt, hand-computed effects."""
+"""Counting Stroop: pinned cards, a key recounted from the prompt, the counterbalancing that removes
+the blind shortcuts, hand-computed effects."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -15,41 +17,90 @@ PROBE = get_probe("counting_stroop")
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
 
+def read_card(prompt: str) -> tuple[list[tuple[str, list[str]]], str, list[str]]:
+    """(label, words) per list, the asked label and the listed options, parsed from the prompt alone."""
+    head, *lists, question = prompt.split("\n")
+    assert head == "Word lists:"
+    card = []
+    for line in lists:
+        label, listed = re.fullmatch(r'List ([A-Z]): "([a-z ]+)"', line).groups()
+        card.append((label, listed.split(" ")))
+    asked, options = re.fullmatch(r"How many words are in list ([A-Z])\? Options: ([0-9, ]+)\.", question).groups()
+    return card, asked, options.split(", ")
+
+
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: "three" x3 is congruent (3 words, the key "3" is option 0);
-    # "four" x1 is incongruent (1 word: key "1" at index 1, lure "4" at index 0);
-    # "mouse" x4 is neutral (4 words: key "4" at index 1).
-    docs = PROBE.generate(0, 3)
-    assert [d["prompt"] for d in docs] == [
-        'How many words are in this list: "three three three"? Options: 3, 2, 1, 4.',
-        'How many words are in this list: "four"? Options: 4, 1, 2, 3.',
-        'How many words are in this list: "mouse mouse mouse mouse"? Options: 1, 4, 3, 2.',
+    # Checked by hand: a congruent card ("one" x1 asked: key "1", option 0), an incongruent card
+    # ("two" x1 asked: key "1" at 0, lure "2" one place after it) and a neutral card ("goat" x1).
+    docs = PROBE.generate(0, 5)
+    assert [d["prompt"] for d in docs[:3]] == [
+        'Word lists:\nList A: "one"\nList B: "one"\nList C: "one"\nList D: "four four four four"\n'
+        "How many words are in list A? Options: 1, 4, 3, 2.",
+        'Word lists:\nList A: "two"\nList B: "one one one one"\nList C: "three three three three"\nList D: "one one"\n'
+        "How many words are in list A? Options: 1, 2, 3, 4.",
+        'Word lists:\nList A: "goat"\nList B: "dog dog dog"\nList C: "bird bird bird bird"\nList D: "sheep"\n'
+        "How many words are in list A? Options: 1, 3, 4, 2.",
     ]
-    assert [d["choices"] for d in docs] == [["3", "2", "1", "4"], ["4", "1", "2", "3"], ["1", "4", "3", "2"]]
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [
-        ("congruent", 0, -1), ("incongruent", 1, 0), ("neutral", 1, -1)
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs[:3]] == [
+        ("congruent", 0, -1), ("incongruent", 0, 1), ("neutral", 0, -1)
     ]
+    # Item 4 (incongruent, j = 1): list B asked, "four" x1: key "1" at option 1, lure "4" at 2.
+    assert docs[4]["prompt"] == (
+        'Word lists:\nList A: "four"\nList B: "four"\nList C: "one one one one"\nList D: "three"\n'
+        "How many words are in list B? Options: 2, 1, 4, 3."
+    )
+    assert (docs[4]["gold"], docs[4]["lure"], docs[4]["count"], docs[4]["word_number"]) == (1, 2, 1, 4)
 
 
-@pytest.mark.parametrize("counts", [4, 6])
-def test_key_and_lure_recounted_from_the_prompt(counts):
-    # Recount the quoted list's words and read their meaning from the surface string alone.
-    for doc in PROBE.generate(11, 300, PROBE.make_params({"counts": counts})):
-        listed, options = re.fullmatch(r'How many words are in this list: "([a-z ]+)"\? Options: ([0-9, ]+)\.', doc["prompt"]).groups()
-        words = listed.split(" ")
-        assert options.split(", ") == doc["choices"]
+@pytest.mark.parametrize(("counts", "lists"), [(4, 4), (6, 3), (9, 6)])
+def test_key_and_lure_recounted_from_the_prompt(counts, lists):
+    # Recount the asked list's words and read every list's meaning from the surface string alone.
+    for doc in PROBE.generate(11, 300, PROBE.make_params({"counts": counts, "lists": lists})):
+        card, asked, options = read_card(doc["prompt"])
+        assert options == doc["choices"] and len(card) == lists
         assert sorted(doc["choices"], key=int) == [str(k) for k in range(1, counts + 1)]
-        assert len(set(words)) == 1 and 1 <= len(words) <= counts
-        assert doc["choices"][doc["gold"]] == str(len(words))
-        named = NUMBERS.get(words[0])
-        expected = "neutral" if named is None else "congruent" if named == len(words) else "incongruent"
-        assert doc["condition"] == expected
-        if expected == "incongruent":
-            assert doc["choices"][doc["lure"]] == str(named)
+        kinds = set()
+        for _, words in card:
+            assert len(set(words)) == 1 and 1 <= len(words) <= counts  # one word repeated
+            named = NUMBERS.get(words[0])
+            kinds.add("neutral" if named is None else "congruent" if named == len(words) else "incongruent")
+            if named is not None:
+                assert named <= counts  # the word's number is an option
+            else:  # neutral words are about as long as the number words
+                assert 3 <= len(words[0]) <= 5
+        assert kinds == {doc["condition"]}  # a card is homogeneous
+        words = dict(card)[asked]
+        assert doc["choices"][doc["gold"]] == str(len(words)) and doc["list"] == asked
+        if doc["condition"] == "incongruent":
+            assert doc["choices"][doc["lure"]] == str(NUMBERS[words[0]]) != str(len(words))
         else:
             assert doc["lure"] == -1
-        if expected == "neutral":  # neutral words are about as long as the number words
-            assert 3 <= len(words[0]) <= 5
+
+
+def test_no_digit_in_the_stem_names_an_option():
+    for doc in PROBE.generate(4, 300):
+        stem = doc["prompt"].split(" Options:")[0]
+        assert not re.search(r"\d", stem)
+
+
+def test_key_count_key_position_lure_position_and_asked_list_are_balanced_within_each_condition():
+    # counts = lists = 4: key position x key count (a Latin square gives the asked list) repeat every
+    # 16 items of a condition, the lure offset every 48; 576 items hold 4 full cycles.
+    docs = PROBE.generate(6, 576)
+    for condition in ("congruent", "incongruent", "neutral"):
+        cell = [d for d in docs if d["condition"] == condition]
+        assert Counter(d["gold"] for d in cell) == {k: 48 for k in range(4)}  # key position uniform
+        assert Counter(d["count"] for d in cell) == {k: 48 for k in range(1, 5)}  # key's rank among the options
+        assert Counter(d["list"] for d in cell) == {label: 48 for label in "ABCD"}  # first / middle / last list
+        assert Counter((d["gold"], d["count"]) for d in cell) == {(g, c): 12 for g in range(4) for c in range(1, 5)}
+        if condition == "incongruent":
+            assert Counter((d["lure"] - d["gold"]) % 4 for d in cell) == {1: 64, 2: 64, 3: 64}
+
+
+def test_1200_items_are_distinct_stimuli():
+    docs = PROBE.generate(0, 1200)
+    assert len({PROBE.identity(d) for d in docs}) == 1200
+    assert len({d["prompt"].split(" Options:")[0] for d in docs}) == 1200  # new lists, not just new option orders
 
 
 def _doc(condition, count, named, choices=("1", "2", "3", "4")):
@@ -116,7 +167,11 @@ def test_read_accepts_a_count_as_digits_or_a_word(answer, expected):
     assert PROBE.read(_doc("neutral", 2, 0), answer) == expected
 
 
-@pytest.mark.parametrize(("value", "name"), [({"counts": 1}, "counts"), ({"counts": 10}, "counts"), ({"counts": "4"}, "counts")])
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [({"counts": 1}, "counts"), ({"counts": 10}, "counts"), ({"counts": "4"}, "counts"),
+     ({"lists": 1}, "lists"), ({"lists": 7}, "lists"), ({"lists": 4.0}, "lists")],
+)
 def test_bad_parameters_name_themselves(value, name):
     with pytest.raises(ValueError, match=f"'{name}'"):
         PROBE.make_params(value)

@@ -1,9 +1,11 @@
-"""Letter flanker: pinned items, a key re-derived from the row, effects by hand, the majority reader."""
+"""Letter flanker: pinned cards, a key re-derived from the asked row, the counterbalancing that removes
+the blind shortcuts, effects by hand, the majority reader."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -11,44 +13,97 @@ from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
 FLANKER = get_probe("flanker")
-ROW = re.compile(r"^What is the middle letter of: ([A-Z](?: [A-Z])*)\? Options: ([A-Z](?:, [A-Z])*)\.$")
+ROW = re.compile(r"^Row (\d+): ([A-Z](?: [A-Z])*)$")
+QUESTION = re.compile(r"^What is the middle letter of row (\d+)\? Options: ([A-Z](?:, [A-Z])*)\.$")
+
+
+def read_card(prompt: str) -> tuple[list[list[str]], int, list[str]]:
+    """The letters of each row, the asked row's number and the listed options, parsed from the prompt alone."""
+    head, *lines, question = prompt.split("\n")
+    assert head == "Rows of letters:"
+    rows = []
+    for number, line in enumerate(lines, 1):
+        n, letters = ROW.match(line).groups()
+        assert int(n) == number
+        rows.append(letters.split(" "))
+    asked, options = QUESTION.match(question).groups()
+    return rows, int(asked), options.split(", ")
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: the middle of each row, its flankers, the options and the key.
-    docs = FLANKER.generate(0, 3)
-    assert [d["prompt"] for d in docs] == [
-        "What is the middle letter of: P P P P P? Options: N, P, J.",
-        "What is the middle letter of: Z Z X Z Z? Options: Z, X, J.",
-        "What is the middle letter of: F F D F F? Options: B, G, D.",
+    # Checked by hand: a congruent, an incongruent (row r flanked by row r + 1's target) and a
+    # neutral card (all rows flanked by F, outside the response set), row 1 asked, key first.
+    docs = FLANKER.generate(0, 14)
+    assert [d["prompt"] for d in docs[:3]] == [
+        "Rows of letters:\nRow 1: J J J J J\nRow 2: P P P P P\nRow 3: N N N N N\n"
+        "What is the middle letter of row 1? Options: J, P, N.",
+        "Rows of letters:\nRow 1: Z Z J Z Z\nRow 2: X X Z X X\nRow 3: J J X J J\n"
+        "What is the middle letter of row 1? Options: J, Z, X.",
+        "Rows of letters:\nRow 1: F F B F F\nRow 2: F F G F F\nRow 3: F F D F F\n"
+        "What is the middle letter of row 1? Options: B, G, D.",
     ]
-    assert [d["choices"] for d in docs] == [["N", "P", "J"], ["Z", "X", "J"], ["B", "G", "D"]]
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [
-        ("congruent", 1, -1), ("incongruent", 1, 0), ("neutral", 2, -1)
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs[:3]] == [
+        ("congruent", 0, -1), ("incongruent", 0, 1), ("neutral", 0, -1)
     ]
+    # Item 13 (incongruent, j = 4): row 2 asked, its target Z last in alphabetical order (B, C, Z),
+    # the key at option 1 and the lure B (row 2's flanker) one place after it.
+    assert docs[13]["prompt"] == (
+        "Rows of letters:\nRow 1: Z Z C Z Z\nRow 2: B B Z B B\nRow 3: C C B C C\n"
+        "What is the middle letter of row 2? Options: C, Z, B."
+    )
+    assert (docs[13]["gold"], docs[13]["lure"], docs[13]["target"], docs[13]["flanker"]) == (1, 2, "Z", "B")
 
 
 @pytest.mark.parametrize("params", [{}, {"flankers": 1, "options": 4}, {"flankers": 5, "options": 6}])
-def test_the_key_is_the_middle_of_the_printed_row(params):
-    # Independent of the generator: parse the prompt, take the middle letter, classify the flankers.
+def test_the_key_is_the_middle_of_the_asked_row(params):
+    # Independent of the generator: parse the card, take the asked row's middle letter, classify the flankers.
     p = FLANKER.make_params(params)
     for doc in FLANKER.generate(11, 300, p):
-        row, options = ROW.match(doc["prompt"]).groups()
-        letters, options = row.split(" "), options.split(", ")
-        assert options == doc["choices"] and len(options) == p.options
-        assert len(letters) == 2 * p.flankers + 1
-        middle = letters[p.flankers]
-        outer = set(letters[: p.flankers] + letters[p.flankers + 1:])
-        assert len(outer) == 1  # one flanker letter, on both sides
-        (flank,) = outer
-        assert doc["choices"][doc["gold"]] == middle
-        if flank == middle:
-            expected, lure = "congruent", -1
-        elif flank in options:
-            expected, lure = "incongruent", options.index(flank)
-        else:
-            expected, lure = "neutral", -1
-        assert (doc["condition"], doc["lure"]) == (expected, lure)
+        rows, asked, options = read_card(doc["prompt"])
+        assert options == doc["choices"] and len(rows) == p.options == len(options)
+        middles = [row[p.flankers] for row in rows]
+        assert sorted(middles) == sorted(options)  # each option is the target of one row
+        kinds = set()
+        for row, middle in zip(rows, middles):
+            assert len(row) == 2 * p.flankers + 1
+            (flank,) = set(row[: p.flankers] + row[p.flankers + 1:])  # one flanker letter, on both sides
+            kinds.add("congruent" if flank == middle else "incongruent" if flank in options else "neutral")
+        assert kinds == {doc["condition"]}  # a card is homogeneous
+        row = rows[asked - 1]
+        middle, flank = row[p.flankers], row[0]
+        assert doc["choices"][doc["gold"]] == middle and (doc["target"], doc["flanker"]) == (middle, flank)
+        # The key is unique under the other readings: any other row's middle is another option.
+        assert middles.count(middle) == 1
+        assert doc["lure"] == (options.index(flank) if doc["condition"] == "incongruent" else -1)
+
+
+def test_no_option_is_the_unique_or_the_majority_letter_of_the_card():
+    # "The letter that occurs once" or "the most frequent letter" names no option: on every card
+    # the options occur equally often (each a row's target, and on an incongruent card a row's flankers).
+    for doc in FLANKER.generate(3, 300):
+        rows, _, options = read_card(doc["prompt"])
+        counts = Counter(letter for row in rows for letter in row)
+        expected = 1 if doc["condition"] == "neutral" else 5
+        assert {counts[o] for o in options} == {expected}
+
+
+def test_asked_row_key_position_alphabetical_rank_and_lure_position_are_balanced_within_each_condition():
+    # 3 options: key position x asked row (a Latin square gives the alphabetical rank) repeat every
+    # 9 items of a condition, the lure offset every 18; 540 items hold 10 full cycles.
+    docs = FLANKER.generate(8, 540)
+    for condition in ("congruent", "incongruent", "neutral"):
+        cell = [d for d in docs if d["condition"] == condition]
+        assert Counter(d["gold"] for d in cell) == {k: 60 for k in range(3)}
+        assert Counter(d["row_number"] for d in cell) == {k: 60 for k in range(1, 4)}
+        assert Counter(sorted(d["choices"]).index(d["target"]) for d in cell) == {k: 60 for k in range(3)}
+        if condition == "incongruent":
+            assert Counter((d["lure"] - d["gold"]) % 3 for d in cell) == {1: 90, 2: 90}
+
+
+def test_1200_items_are_distinct_stimuli():
+    docs = FLANKER.generate(0, 1200)
+    assert len({FLANKER.identity(d) for d in docs}) == 1200
+    assert len({d["prompt"].split(" Options:")[0] for d in docs}) == 1200
 
 
 def test_conditions_cycle_so_a_limit_keeps_them_balanced():
@@ -78,18 +133,18 @@ def test_effects_on_hand_built_answers():
 
 
 def test_an_invalid_incongruent_answer_is_an_error_that_names_no_flanker():
-    doc = FLANKER.generate(0, 2)[1]  # Z Z X Z Z, options Z, X, J
-    assert FLANKER.score_gen(doc, "X or Z")["flanker_error_share"] == (True, 0.0)
+    doc = FLANKER.generate(0, 2)[1]  # row 1 Z Z J Z Z, options J, Z, X
+    assert FLANKER.score_gen(doc, "J or Z")["flanker_error_share"] == (True, 0.0)
     assert FLANKER.score_gen(doc, "Z")["flanker_error_share"] == (True, 1.0)
-    assert FLANKER.score_gen(doc, "**x**")["flanker_error_share"] == (False, 0.0)
+    assert FLANKER.score_gen(doc, "**j**")["flanker_error_share"] == (False, 0.0)
 
 
-@pytest.mark.parametrize(("answer", "expected"), [("X", 1), ("x.", 1), ("**X**", 1), ("'X'", 1), ("Z", 0), ("J", 2)])
+@pytest.mark.parametrize(("answer", "expected"), [("J", 0), ("j.", 0), ("**J**", 0), ("'J'", 0), ("Z", 1), ("X", 2)])
 def test_read_accepts_one_option_with_decoration(answer, expected):
     assert FLANKER.read(FLANKER.generate(0, 2)[1], answer) == expected
 
 
-@pytest.mark.parametrize("answer", ["", "X or Z", "the middle letter is X", "X Z", "Q", "3"])
+@pytest.mark.parametrize("answer", ["", "J or Z", "the middle letter is J", "J Z", "Q", "3"])
 def test_read_rejects_hedged_empty_or_foreign_answers(answer):
     assert FLANKER.read(FLANKER.generate(0, 2)[1], answer) is None
 

@@ -1,10 +1,12 @@
-"""Go/no-go: pinned items, a key re-derived from the prompt, hand-computed rates and d'."""
+"""Go/no-go: pinned items, a key re-derived from the prompt, a history that never shows the probed
+letter, the pooled audit cell, hand-computed rates and d'."""
 
 from __future__ import annotations
 
 import itertools
 import math
 import re
+from collections import Counter
 from statistics import NormalDist
 
 import pytest
@@ -13,62 +15,99 @@ from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
 PROBE = get_probe("gonogo")
-RULE = "Go/no-go task. Rule: copy each letter, but for the letter X write - instead."
+RULE = "Go/no-go task. Rule: copy each letter, but write - instead for the letters X, Y and Z."
 HEAD = "The items so far, each with its correct response:"
+NOGO = "XYZ"
 
 
 def _history(letters: str) -> str:
-    return "\n".join(f"{k}. {c} -> {'-' if c == 'X' else c}" for k, c in enumerate(letters, 1))
+    return "\n".join(f"{k}. {c} -> {'-' if c in NOGO else c}" for k, c in enumerate(letters, 1))
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: item 0 has 22 history items with X at 2, 9, 18, 21 (4 = round(0.2 * 22)),
-    # then one go item (L) before the probe F: a short run, key "F" (index 1). Item 1: 17 items,
-    # X at 7, 11, 15 (3 = round(3.4)), run H, M (2, short) before the probe X: key "-" (index 1),
-    # lure "X" (index 0). Item 2: 24 items, X at 2, 6, 10, 13, 16 (5 = round(4.8)), then a long
-    # run of 8 (items 17-24) before the probe H: key "H" (index 1).
+    # Checked by hand: item 0 has 22 history items with no-go letters at 2, 9, 18, 21 (4 =
+    # round(0.2 * 22)), then one go item (H) before the probe C, a letter the history never
+    # shows: a short run, key "C" (index 0). Item 1: 17 items, no-go at 7, 11, 15 (3 =
+    # round(3.4)), run W, H (2, short) before the probe Z, the no-go letter the history holds
+    # out (it shows Y and X): key "-" (index 0), lure "Z" (index 1). Item 2: 24 items, no-go at
+    # 2, 6, 10, 13, 16 (5 = round(4.8)), then a long run of 8 (items 17-24) before the probe M.
     docs = PROBE.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        f"{RULE}\n{HEAD}\n{_history('BXRGZJEJXGPUCPMKMXTEXL')}\nItem 23 is F. What is the response to it? Options: -, F.",
-        f"{RULE}\n{HEAD}\n{_history('AUEDYSXDVNXCBSXHM')}\nItem 18 is X. What is the response to it? Options: X, -.",
-        f"{RULE}\n{HEAD}\n{_history('NXBVGXLTWXWJXGLXYCECHZER')}\nItem 25 is H. What is the response to it? Options: -, H.",
+        f"{RULE}\n{HEAD}\n{_history('HZKFJHPTXPMKMSFMGXBLZH')}\nItem 23 is C. What is the response to it? Options: C, -.",
+        f"{RULE}\n{HEAD}\n{_history('FEVREUYDERXMHEXWH')}\nItem 18 is Z. What is the response to it? Options: -, Z.",
+        f"{RULE}\n{HEAD}\n{_history('TYKSVZJFKZDEYGWYPGWHDSKJ')}\nItem 25 is M. What is the response to it? Options: M, -.",
     ]
-    assert "2. X -> -" in docs[0]["prompt"] and "22. L -> L" in docs[0]["prompt"]
-    assert [d["choices"] for d in docs] == [["-", "F"], ["X", "-"], ["-", "H"]]
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("go", 1, -1), ("nogo", 1, 0), ("go", 1, -1)]
+    assert "2. Z -> -" in docs[0]["prompt"] and "22. H -> H" in docs[0]["prompt"]
+    assert [d["choices"] for d in docs] == [["C", "-"], ["-", "Z"], ["M", "-"]]
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("go", 0, -1), ("nogo", 0, 1), ("go", 0, -1)]
     assert [(d["run"], d["run_length"], d["history_length"]) for d in docs] == [
         ("short", 1, 22), ("short", 2, 17), ("long", 8, 24)
     ]
+
+
+def _parse(prompt: str) -> tuple[list[str], str, list[str]]:
+    """(history stimuli, probed letter, listed options) read off the prompt, every shown response checked."""
+    lines = prompt.split("\n")
+    assert lines[:2] == [RULE, HEAD]
+    history = [re.fullmatch(r"(\d+)\. ([A-Z]) -> ([A-Z-])", line).groups() for line in lines[2:-1]]
+    assert [int(n) for n, _, _ in history] == list(range(1, len(history) + 1))
+    assert all(resp == ("-" if s in NOGO else s) for _, s, resp in history)  # the shown responses obey the rule
+    number, letter, first, second = re.fullmatch(
+        r"Item (\d+) is ([A-Z])\. What is the response to it\? Options: (.), (.)\.", lines[-1]
+    ).groups()
+    assert int(number) == len(history) + 1
+    return [s for _, s, _ in history], letter, [first, second]
 
 
 def test_key_run_and_ratio_rederived_from_the_prompt():
     # Re-read every item from its surface string and apply the rule afresh.
     docs = PROBE.generate(5, 400)
     for doc in docs:
-        lines = doc["prompt"].split("\n")
-        assert lines[:2] == [RULE, HEAD]
-        history = [re.fullmatch(r"(\d+)\. ([A-Z]) -> ([A-Z-])", line).groups() for line in lines[2:-1]]
-        stimuli = [s for _, s, _ in history]
-        assert [int(n) for n, _, _ in history] == list(range(1, len(history) + 1))
-        assert all(resp == ("-" if s == "X" else s) for _, s, resp in history)  # the shown responses obey the rule
-        number, letter, first, second = re.fullmatch(
-            r"Item (\d+) is ([A-Z])\. What is the response to it\? Options: (.), (.)\.", lines[-1]
-        ).groups()
-        assert int(number) == len(history) + 1 and [first, second] == doc["choices"]
-        assert sorted(doc["choices"]) == sorted([letter, "-"])
-        assert doc["choices"][doc["gold"]] == ("-" if letter == "X" else letter)
-        assert doc["condition"] == ("nogo" if letter == "X" else "go")
-        assert doc["lure"] == (doc["choices"].index("X") if letter == "X" else -1)
+        stimuli, letter, options = _parse(doc["prompt"])
+        assert options == doc["choices"] and sorted(options) == sorted([letter, "-"])
+        assert doc["choices"][doc["gold"]] == ("-" if letter in NOGO else letter)
+        assert doc["condition"] == ("nogo" if letter in NOGO else "go")
+        assert doc["lure"] == (doc["choices"].index(letter) if letter in NOGO else -1)
         # 16-24 history items, a fifth of them (rounded half up) no-go, each after a go item.
-        nogo = stimuli.count("X")
-        assert 16 <= len(stimuli) <= 24 and nogo == math.floor(len(stimuli) / 5 + 0.5) and nogo == doc["history_nogo"]
-        assert stimuli[0] != "X" and "XX" not in "".join(stimuli)
+        nogo = [k for k, s in enumerate(stimuli) if s in NOGO]
+        assert 16 <= len(stimuli) <= 24 and len(nogo) == math.floor(len(stimuli) / 5 + 0.5) == doc["history_nogo"]
+        assert stimuli[0] not in NOGO and all(b - a > 1 for a, b in itertools.pairwise(nogo))
         assert all(a != b for a, b in itertools.pairwise(stimuli))  # no immediate repeats
-        run = len(stimuli) - 1 - max(k for k, s in enumerate(stimuli) if s == "X")
+        run = len(stimuli) - 1 - nogo[-1]
         assert run == doc["run_length"]
         assert (1 <= run <= 2) if doc["run"] == "short" else (6 <= run <= 9)
     cells = {(d["condition"], d["run"]) for d in docs[:4]}
     assert cells == {("go", "short"), ("nogo", "short"), ("go", "long"), ("nogo", "long")}
+
+
+def test_the_history_never_shows_the_probed_letter():
+    # No line of the history answers the probed stimulus, so its response cannot be copied; and
+    # the history holds out one no-go letter before go probes too, so it never tells the kind of probe.
+    for doc in PROBE.generate(7, 600):
+        stimuli, letter, _ = _parse(doc["prompt"])
+        assert letter not in stimuli
+        assert len({s for s in stimuli if s in NOGO}) <= 2
+
+
+def test_key_position_is_balanced_within_each_condition_and_run():
+    docs = PROBE.generate(3, 480)
+    for condition in ("go", "nogo"):
+        for run in ("short", "long"):
+            cell = [d for d in docs if (d["condition"], d["run"]) == (condition, run)]
+            assert Counter(d["gold"] for d in cell) == {0: 60, 1: 60}
+
+
+def test_the_audit_pools_go_and_nogo_where_the_letter_and_the_dash_are_each_the_key_half_the_time():
+    # Within a condition the key is fixed by design (the letter / "-"); pooled, "always the letter"
+    # or "always -" (and any choice by wording) scores 1/2.
+    assert {PROBE.audit_cell(c) for c in PROBE.conditions} == {"pooled"}
+    docs = PROBE.generate(1, 400)
+    assert Counter(d["choices"][d["gold"]] == "-" for d in docs) == {True: 200, False: 200}
+
+
+def test_1200_items_are_distinct():
+    docs = PROBE.generate(0, 1200)
+    assert len({PROBE.identity(d) for d in docs}) == 1200
 
 
 def _doc(condition, run="short", choices=None):

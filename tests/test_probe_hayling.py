@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
+from rapidfuzz.distance import Levenshtein
 
 from lm_eval_cog.probes._hayling_bank import BLANK, FRAMES, UNRELATED
 from lm_eval_cog.probes.core import get_probe
@@ -63,7 +65,12 @@ def test_the_article_before_the_blank_never_tells_the_answer():
 
 # -- items ----------------------------------------------------------------------------
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: instruction of each condition, the frame, the options, key and lure.
+    # Checked by hand: instruction of each condition, the frame, the options, key and lure. Items
+    # 0 and 1 (j = 0): the key ("brush", "bin") is the shortest option, first in alphabetical
+    # order and the least like the others in spelling (summed edit similarity: brush 0.14 <
+    # canvas 0.43 < cabbage 0.57; bin 0.37 < throne 0.50 < crown 0.53). Item 2 (j = 1): the key
+    # "dogs" is at option 1, the shortest, second alphabetically (boulder, dogs, umbrella) and
+    # second by similarity (umbrella 0.13 < dogs 0.14 < boulder 0.27).
     docs = HAYLING.generate(0, 3)
     initiate, suppress = INSTRUCTIONS["initiation"], INSTRUCTIONS["suppression"]
     assert initiate == "Complete the sentence with the word that fits best."
@@ -72,13 +79,13 @@ def test_first_items_of_seed_0_are_pinned():
         "sentence and be unconnected to it in every way."
     )
     assert [d["prompt"] for d in docs] == [
-        f'{initiate}\nSentence: "The eagle spread its ___."\nOptions: beak, violin, wings.',
-        f'{suppress}\nSentence: "She screamed when she was stung by a ___."\nOptions: bee, kettle, honey.',
-        f'{initiate}\nSentence: "The pen is mightier than the ___."\nOptions: sword, ink, sandal.',
+        f'{initiate}\nSentence: "The artist painted the picture with a ___."\nOptions: brush, cabbage, canvas.',
+        f'{suppress}\nSentence: "The king wore a golden ___."\nOptions: bin, crown, throne.',
+        f'{initiate}\nSentence: "It is raining cats and ___."\nOptions: umbrella, dogs, boulder.',
     ]
-    assert [d["choices"] for d in docs] == [["beak", "violin", "wings"], ["bee", "kettle", "honey"], ["sword", "ink", "sandal"]]
+    assert [d["choices"] for d in docs] == [["brush", "cabbage", "canvas"], ["bin", "crown", "throne"], ["umbrella", "dogs", "boulder"]]
     assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [
-        ("initiation", 2, -1), ("suppression", 1, 0), ("initiation", 0, -1)
+        ("initiation", 0, -1), ("suppression", 0, 1), ("initiation", 1, -1)
     ]
 
 
@@ -127,22 +134,65 @@ def test_effects_on_hand_built_answers():
 
 
 def test_mc_reports_the_margin_against_the_prepotent_ending():
-    doc = HAYLING.generate(0, 2)[1]  # bee (lure), kettle (gold), honey
-    scores = HAYLING.score_mc(doc, [-1.0, -2.5, -4.0])
+    doc = HAYLING.generate(0, 2)[1]  # bin (gold), crown (lure), throne
+    scores = HAYLING.score_mc(doc, [-2.5, -1.0, -4.0])
     assert scores["acc"] == 0.0 and scores["lure_margin_suppression"] == -1.5
     assert scores["prepotent_error_share"] == (True, 1.0) and scores["suppression_cost"] == (-1, 0.0)
 
 
-@pytest.mark.parametrize(("answer", "expected"), [("kettle", 1), ("Kettle.", 1), ("**kettle**", 1), ('"bee"', 0)])
+@pytest.mark.parametrize(("answer", "expected"), [("bin", 0), ("Bin.", 0), ("**bin**", 0), ('"crown"', 1)])
 def test_read_accepts_one_option_with_decoration(answer, expected):
     assert HAYLING.read(HAYLING.generate(0, 2)[1], answer) == expected
 
 
 @pytest.mark.parametrize(
-    "answer", ["", "kettle or honey", "She screamed when she was stung by a kettle.", "a kettle", "banana"]
+    "answer", ["", "bin or throne", "The king wore a golden bin.", "a bin", "banana"]
 )
 def test_read_rejects_hedged_sentence_or_foreign_answers(answer):
     assert HAYLING.read(HAYLING.generate(0, 2)[1], answer) is None
+
+
+def _ranks(key: str, options: list[str]) -> tuple[int, int, int]:
+    """The key's rank among the options by length, alphabetically and by summed edit similarity to
+    the others (rapidfuzz: independent of the module's own Levenshtein); no option ties with the key."""
+    typicality = {o: sum(Levenshtein.normalized_similarity(o, x) for x in options if x != o) for o in options}
+    out = []
+    for measure in (len, str, typicality.__getitem__):
+        others = [measure(o) for o in options if o != key]
+        assert measure(key) not in others, options  # the key's rank is well defined
+        out.append(sum(v < measure(key) for v in others))
+    return tuple(out)
+
+
+def test_the_keys_length_alphabetical_and_typicality_ranks_are_balanced_within_each_condition():
+    # Length rank x option position (Latin squares give the alphabetical and typicality ranks)
+    # repeat every 27 items of a condition, the other answer's offset every 18: 540 items hold
+    # 5 full cycles of 54, so every count is exact.
+    docs = HAYLING.generate(2, 540)
+    for condition in ("initiation", "suppression"):
+        cell = [d for d in docs if d["condition"] == condition]
+        ranks = [_ranks(d["choices"][d["gold"]], d["choices"]) for d in cell]
+        assert Counter(ranks) == {(a, b, c): 10 for a in range(3) for b in range(3) for c in range(3)}
+        assert Counter(d["gold"] for d in cell) == {k: 90 for k in range(3)}
+        other = "unrelated" if condition == "initiation" else "prepotent"  # the other instruction's answer
+        offsets = Counter((d["choices"].index(d[other]) - d["gold"]) % 3 for d in cell)
+        assert offsets == {1: 135, 2: 135}
+
+
+def test_without_the_related_foil_the_key_is_the_longer_and_the_earlier_word_half_the_time():
+    docs = HAYLING.generate(4, 400, HAYLING.make_params({"related_foil": False}))
+    for condition in ("initiation", "suppression"):
+        cell = [d for d in docs if d["condition"] == condition]
+        key_longer = Counter(len(d["choices"][d["gold"]]) > len(d["choices"][1 - d["gold"]]) for d in cell)
+        key_first = Counter(d["choices"][d["gold"]] < d["choices"][1 - d["gold"]] for d in cell)
+        assert key_longer == key_first == {True: 100, False: 100}
+        assert Counter(d["gold"] for d in cell) == {0: 100, 1: 100}
+
+
+@pytest.mark.parametrize("related_foil", [True, False])
+def test_1200_items_are_distinct(related_foil):
+    docs = HAYLING.generate(0, 1200, HAYLING.make_params({"related_foil": related_foil}))
+    assert len({HAYLING.identity(d) for d in docs}) == 1200
 
 
 @pytest.mark.parametrize("related_foil", [True, False])
@@ -155,8 +205,8 @@ def test_a_completer_who_cannot_hold_back_pays_the_full_cost(related_foil):
 
 
 def test_random_player_shows_no_cost_beyond_noise():
-    scores = play(HAYLING, "random", HAYLING.generate(0, 3000), "gen")
-    se = math.sqrt(2 * (1 / 3) * (2 / 3) / 1500)
+    scores = play(HAYLING, "random", HAYLING.generate(0, 1500), "gen")
+    se = math.sqrt(2 * (1 / 3) * (2 / 3) / 750)
     assert abs(scores["suppression_cost"]) < 3.5 * se
     # A random error is the prepotent ending in 1 of the 2 wrong options.
     assert scores["prepotent_error_share"] == pytest.approx(1 / 2, abs=0.06)

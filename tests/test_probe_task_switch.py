@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -21,36 +22,46 @@ RULES = (
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand. Item 0 (single, all LETTER): I is a vowel -> maple; 7 is odd -> maple
-    # too, so congruent. Item 1 (repeat, predictable runs L|NN|LL|NN): NUMBER E2, 2 is even
-    # -> apple (E vowel -> apple: congruent). Item 2 (switch, runs LL|NN|LL|NN|LL then N):
-    # NUMBER U2, even -> lamp (U vowel -> lamp: congruent, so no lure). Every history
-    # response checked against its cue's rule.
-    docs = SWITCH.generate(0, 3)
-    assert [d["prompt"] for d in docs] == [
-        RULES.format(v="maple", c="lamp", e="lamp", o="maple")
-        + "Trial 1: LETTER A2 -> maple\nTrial 2: LETTER K6 -> lamp\nTrial 3: LETTER R8 -> lamp\n"
-        "Trial 4: LETTER E6 -> maple\nTrial 5: LETTER I3 -> maple\nTrial 6: LETTER M4 -> lamp\n"
-        "Trial 7: LETTER G3 -> lamp\nTrial 8: LETTER U3 -> maple\nTrial 9: LETTER M4 -> lamp\n"
-        "Trial 10: LETTER I7 -> ?\nWhat is the correct response to trial 10? Options: maple, lamp.",
+    # Checked by hand. Item 0 (single, all LETTER): A is a vowel -> lemon; 5 is odd -> lemon
+    # too, so congruent. Item 1 (repeat, predictable runs L|NN|LL|NN): NUMBER U6, 6 is even
+    # -> apple (U vowel -> apple: congruent). Item 2 (switch, runs LL|NN|LL|NN|LL then N):
+    # NUMBER A4, even -> lemon (A vowel -> lemon: congruent, so no lure). In items 0-11 (block
+    # t = 0) the key is the first option, the first word the rules name, the last history
+    # response, the more frequent history response and the first in alphabetical order. Every
+    # history response checked against its cue's rule.
+    docs = SWITCH.generate(0, 14)
+    assert [d["prompt"] for d in docs[:3]] == [
+        RULES.format(v="lemon", c="maple", e="maple", o="lemon")
+        + "Trial 1: LETTER G7 -> maple\nTrial 2: LETTER U4 -> lemon\nTrial 3: LETTER G4 -> maple\n"
+        "Trial 4: LETTER U9 -> lemon\nTrial 5: LETTER I2 -> lemon\nTrial 6: LETTER E7 -> lemon\n"
+        "Trial 7: LETTER M9 -> maple\nTrial 8: LETTER I3 -> lemon\nTrial 9: LETTER U7 -> lemon\n"
+        "Trial 10: LETTER A5 -> ?\nWhat is the correct response to trial 10? Options: lemon, maple.",
         RULES.format(v="apple", c="piano", e="apple", o="piano")
-        + "Trial 1: LETTER M4 -> piano\nTrial 2: NUMBER E9 -> piano\nTrial 3: NUMBER K4 -> apple\n"
-        "Trial 4: LETTER M3 -> piano\nTrial 5: LETTER A2 -> apple\nTrial 6: NUMBER K6 -> apple\n"
-        "Trial 7: NUMBER E2 -> ?\nWhat is the correct response to trial 7? Options: piano, apple.",
-        RULES.format(v="lamp", c="tiger", e="lamp", o="tiger")
-        + "Trial 1: LETTER G7 -> tiger\nTrial 2: LETTER R3 -> tiger\nTrial 3: NUMBER A7 -> tiger\n"
-        "Trial 4: NUMBER I8 -> lamp\nTrial 5: LETTER K9 -> tiger\nTrial 6: LETTER R8 -> tiger\n"
-        "Trial 7: NUMBER I8 -> lamp\nTrial 8: NUMBER R4 -> lamp\nTrial 9: LETTER E2 -> lamp\n"
-        "Trial 10: LETTER I9 -> lamp\nTrial 11: NUMBER U2 -> ?\nWhat is the correct response to trial 11? Options: lamp, tiger.",
+        + "Trial 1: LETTER G6 -> piano\nTrial 2: NUMBER E2 -> apple\nTrial 3: NUMBER R6 -> apple\n"
+        "Trial 4: LETTER K3 -> piano\nTrial 5: LETTER E8 -> apple\nTrial 6: NUMBER M4 -> apple\n"
+        "Trial 7: NUMBER U6 -> ?\nWhat is the correct response to trial 7? Options: apple, piano.",
+        RULES.format(v="lemon", c="tiger", e="lemon", o="tiger")
+        + "Trial 1: LETTER E3 -> lemon\nTrial 2: LETTER I9 -> lemon\nTrial 3: NUMBER U2 -> lemon\n"
+        "Trial 4: NUMBER K8 -> lemon\nTrial 5: LETTER U6 -> lemon\nTrial 6: LETTER M3 -> tiger\n"
+        "Trial 7: NUMBER R8 -> lemon\nTrial 8: NUMBER E2 -> lemon\nTrial 9: LETTER U5 -> lemon\n"
+        "Trial 10: LETTER I8 -> lemon\nTrial 11: NUMBER A4 -> ?\nWhat is the correct response to trial 11? Options: lemon, tiger.",
     ]
-    assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["maple", "lamp"], 0, "single", -1),
-        (["piano", "apple"], 1, "repeat", -1),
-        (["lamp", "tiger"], 0, "switch", -1),
+    assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs[:3]] == [
+        (["lemon", "maple"], 0, "single", -1),
+        (["apple", "piano"], 0, "repeat", -1),
+        (["lemon", "tiger"], 0, "switch", -1),
     ]
-    assert [(d["congruency"], d["cueing"]) for d in docs] == [
+    assert [(d["congruency"], d["cueing"]) for d in docs[:3]] == [
         ("congruent", "none"), ("congruent", "predictable"), ("congruent", "predictable")
     ]
+    # Item 13 (block t = 1): every property flipped. LETTER K7: K is a consonant -> south, the
+    # second option, the second word named, not the last response (river), 3 of 9 responses,
+    # after river alphabetically.
+    assert docs[13]["prompt"].endswith(
+        "Trial 9: LETTER E8 -> river\nTrial 10: LETTER K7 -> ?\n"
+        "What is the correct response to trial 10? Options: river, south."
+    )
+    assert (docs[13]["gold"], docs[13]["condition"], docs[13]["congruency"]) == (1, "repeat", "congruent")
 
 
 _RULE = re.compile(r'a vowel \(([A-Z, ]+)\) -> "(\w+)", a consonant \(([A-Z, ]+)\) -> "(\w+)"')
@@ -102,6 +113,39 @@ def test_conditions_congruency_and_cueing_are_balanced_by_index():
     assert [d["condition"] for d in docs] == ["single", "repeat", "switch"] * 4
     assert [d["congruency"] for d in docs] == (["congruent"] * 3 + ["incongruent"] * 3) * 2
     assert [d["cueing"] for d in docs if d["condition"] != "single"] == ["predictable"] * 4 + ["random"] * 4
+
+
+def test_key_position_naming_order_recency_frequency_and_alphabetical_rank_are_balanced_within_each_condition():
+    # Read off the prompt: each property holds for the key in exactly half of each condition's
+    # items (384 items: 32 blocks of 12, one full cycle), so "first option", "first named",
+    # "last mentioned", "most / least mentioned" and "first in alphabetical order" score 1/2.
+    docs = SWITCH.generate(4, 384)
+    for condition in ("single", "repeat", "switch"):
+        properties: dict[str, Counter] = {}
+        for doc in (d for d in docs if d["condition"] == condition):
+            key, other = doc["choices"][doc["gold"]], doc["choices"][1 - doc["gold"]]
+            said = [t[4] for t in _TRIAL.findall(doc["prompt"])][:-1]
+            first_named = _RULE.search(doc["prompt"]).group(2)
+            assert said.count(key) != said.count(other)  # never a tie
+            for name, holds in {
+                "first option": doc["gold"] == 0,
+                "first named": first_named == key,
+                "last response": said[-1] == key,
+                "more responses": said.count(key) > said.count(other),
+                "first alphabetically": key < other,
+            }.items():
+                properties.setdefault(name, Counter())[holds] += 1
+        assert all(counts == {True: 64, False: 64} for counts in properties.values()), properties
+
+
+def test_every_response_word_has_five_letters_so_length_tells_nothing():
+    for doc in SWITCH.generate(1, 300):
+        assert [len(c) for c in doc["choices"]] == [5, 5]
+
+
+def test_1200_items_are_distinct():
+    docs = SWITCH.generate(0, 1200)
+    assert len({SWITCH.identity(d) for d in docs}) == 1200
 
 
 def _doc(condition, congruency, gold=0, lure=-1):

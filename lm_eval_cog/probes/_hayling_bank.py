@@ -41,15 +41,17 @@ class Frame(NamedTuple):
 
 #: Unrelated words by domain: concrete singular nouns, consonant-initial, none of them
 #: an ending or a related word of any frame. A frame excludes the domains it touches.
+#: Short words (3-5 letters) stand beside long ones in every domain, so that the probe can
+#: pick an unrelated word shorter than, between or longer than a frame's two endings.
 UNRELATED: dict[str, tuple[str, ...]] = {
-    "music": ("violin", "trumpet", "harp", "banjo", "tuba", "cello"),
-    "produce": ("turnip", "cabbage", "pickle", "walnut", "radish", "lettuce"),
-    "animal": ("giraffe", "penguin", "walrus", "donkey", "beetle", "hamster"),
-    "nature": ("glacier", "comet", "pebble", "cactus", "canyon", "boulder"),
-    "tool": ("wrench", "stapler", "chisel", "magnet", "funnel"),
-    "garment": ("mitten", "necktie", "sandal", "bonnet", "poncho"),
-    "vehicle": ("canoe", "submarine", "bulldozer", "tricycle", "wheelbarrow"),
-    "household": ("teapot", "pillow", "bucket", "kettle", "lampshade", "doorknob"),
+    "music": ("violin", "trumpet", "harp", "banjo", "tuba", "cello", "gong", "lute", "kazoo", "bongo"),
+    "produce": ("turnip", "cabbage", "pickle", "walnut", "radish", "lettuce", "yam", "fig", "leek", "beet"),
+    "animal": ("giraffe", "penguin", "walrus", "donkey", "beetle", "hamster", "yak", "newt", "vole", "deer"),
+    "nature": ("glacier", "comet", "pebble", "cactus", "canyon", "boulder", "dune", "cave", "cliff"),
+    "tool": ("wrench", "stapler", "chisel", "magnet", "funnel", "rasp"),
+    "garment": ("mitten", "necktie", "sandal", "bonnet", "poncho", "kilt", "toga", "cape", "beret"),
+    "vehicle": ("canoe", "submarine", "bulldozer", "tricycle", "wheelbarrow", "tram", "cab"),
+    "household": ("teapot", "pillow", "bucket", "kettle", "lampshade", "doorknob", "rug", "bin"),
 }
 
 _F = Frame

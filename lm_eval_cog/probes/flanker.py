@@ -1,23 +1,44 @@
-"""Letter flanker task (Eriksen & Eriksen, 1974): name the middle letter, ignore its neighbours.
+"""Letter flanker task (Eriksen & Eriksen, 1974): name a row's middle letter, ignore its neighbours.
 
-Item: ``What is the middle letter of: S S H S S? Options: K, H, S.`` The options are
-the *response set*, ``options`` letters drawn per item from consonants (no vowels: "A"
-and "I" are words, "O" looks like a zero); the row has ``flankers`` letters on each
-side of the target. Conditions cycle by index:
+Item: a card of rows, one per letter of the *response set*, and a question about the
+middle letter of one row; the options are the response set::
 
-* ``congruent``: the flankers are the target (``H H H H H``);
-* ``incongruent``: the flankers are another letter of the response set, which is the
-  lure (``S S H S S``: the majority letter of the row is a wrong option);
-* ``neutral``: the flankers are a letter outside the response set (``X X H X X``), the
-  control of Eriksen & Eriksen's "noise" conditions.
+    Rows of letters:
+    Row 1: K K S K K
+    Row 2: S S H S S
+    Row 3: H H K H H
+    What is the middle letter of row 2? Options: K, H, S.
+
+The response set is ``options`` letters drawn per item from consonants (no vowels: "A"
+and "I" are words, "O" looks like a zero); each row has ``flankers`` letters on each side
+of its target, and the targets of the rows are the response set, each once. Conditions
+cycle by index; a card is homogeneous:
+
+* ``congruent``: every row's flankers are its target (``H H H H H``);
+* ``incongruent``: every row's flankers are another letter of the response set: row r
+  is flanked by the target of row r + s (cyclically), so the asked row's flanker is a
+  wrong option, the lure (``S S H S S``);
+* ``neutral``: every row's flankers are one letter outside the response set
+  (``X X H X X``), the control of Eriksen & Eriksen's "noise" conditions.
+
+Why a card: in a single row the target is the letter that occurs once (incongruent) or
+the only letter (congruent), so "the unique letter" and "the letter of the row" answer
+without finding the middle. On a card every option is a target once and, on an
+incongruent card, a flanker of another row, so each option occurs equally often and the
+majority or the unique letter of the card is no answer; the row asked about is cued
+explicitly and its place varies (first, middle, last). Counterbalanced by index within
+each condition: the key's option position, the asked row, the key's rank among the
+options in alphabetical order, and the lure's option position (offset from the key) with
+the shift s.
 
 Effects (accuracy versions of the reaction-time effects; Eriksen & Eriksen 1974,
 Eriksen 1995): ``flanker_effect`` = acc(congruent) - acc(incongruent);
 ``interference`` = acc(neutral) - acc(incongruent) (the cost of a response-incompatible
 flanker beyond that of any flanker); ``flanker_error_share`` = share of incongruent
-errors that name the flanker. Positive values mean the flankers captured the answer.
-A reader of the majority letter (the ``prepotent`` player) scores 1, 1 and 1; chance
-is 1/``options``.
+errors that name the flanker (also the middle of another row, so a misread row can name
+it too). Positive values mean the flankers captured the answer.
+A reader of the asked row's majority letter (the ``prepotent`` player) scores 1, 1 and
+1; chance is 1/``options``.
 """
 
 from __future__ import annotations
@@ -40,8 +61,8 @@ MAX_FLANKERS = 8
 @dataclass(frozen=True)
 class FlankerParams:
     """Attributes:
-    flankers: Flanking letters on each side of the target, 1..8 (2: ``S S H S S``).
-    options: Size of the response set, 3..6 (3): the options of every item.
+    flankers: Flanking letters on each side of a row's target, 1..8 (2: ``S S H S S``).
+    options: Size of the response set, 3..6 (3): the options of every item and the rows of a card.
     """
 
     flankers: int = 2
@@ -56,6 +77,40 @@ class FlankerParams:
             raise ValueError(f"flanker parameter 'options' must be in 3..6, got {self.options}")
 
 
+def card_targets(rng: np.random.Generator, letters: list[str], asked: int, alphabetical: int) -> list[str]:
+    """The rows' targets in card order: ``letters`` shuffled, the one of alphabetical rank
+    ``alphabetical`` in row ``asked`` (so the key's rank among the sorted options is counterbalanced)."""
+    ranked = sorted(letters)
+    key = ranked[alphabetical]
+    rest = [c for c in letters if c != key]
+    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
+    return rest[:asked] + [key] + rest[asked:]
+
+
+def card_flankers(condition: str, targets: list[str], outsider: str, shift: int) -> list[str]:
+    """The flanker letter of each row of a ``condition`` card whose targets are ``targets``: on an
+    incongruent card, row r is flanked by the target of row r + ``shift`` (cyclically, 1 <= shift < k)."""
+    if condition == "congruent":
+        return list(targets)
+    if condition == "incongruent":
+        return [targets[(r + shift) % len(targets)] for r in range(len(targets))]
+    return [outsider] * len(targets)
+
+
+def option_order(rng: np.random.Generator, letters: list[str], key: str, key_at: int, lure: str | None,
+                 lure_offset: int) -> list[str]:
+    """``letters`` as options: the key at ``key_at``, the lure ``lure_offset`` places after it
+    (cyclically), the other letters at random in the slots left."""
+    k = len(letters)
+    slots: list[str | None] = [None] * k
+    slots[key_at] = key
+    if lure is not None:
+        slots[(key_at + lure_offset) % k] = lure
+    rest = [c for c in letters if c not in (key, lure)]
+    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
+    return [c if c is not None else rest.pop() for c in slots]
+
+
 class Flanker(Probe):
     name = "flanker"
     ability = "inhibition"
@@ -67,33 +122,44 @@ class Flanker(Probe):
         "interference": ("difference", False),
         "flanker_error_share": ("conditional_mean", False),
     }
+    version = 2.0
 
     def item(self, rng: np.random.Generator, params: FlankerParams, index: int) -> dict[str, Any]:
+        k, f = params.options, params.flankers
         condition = cycle(CONDITIONS, index)
-        # Response set first, then one letter outside it for the neutral flankers.
-        drawn = [LETTERS[int(k)] for k in rng.permutation(len(LETTERS))[: params.options + 1]]
-        responses, outsider = drawn[:-1], drawn[-1]
-        target = responses[0]
-        flanker = {"congruent": target, "incongruent": responses[1], "neutral": outsider}[condition]
-        row = " ".join([flanker] * params.flankers + [target] + [flanker] * params.flankers)
-        choices = [responses[int(k)] for k in rng.permutation(len(responses))]
-        prompt = f"What is the middle letter of: {row}? Options: {', '.join(choices)}."
+        # Counterbalanced within each condition by the digits of index // 3 (mixed radix).
+        j = index // len(CONDITIONS)
+        key_at = j % k
+        asked = (j // k) % k  # 0-based row asked about
+        alphabetical = (j + j // k) % k  # the key's rank among the sorted options: a Latin square on the two above
+        # One digit sets both the lure's option offset and the incongruent rows' shift: each is
+        # balanced, and the shift balances which letter a card names first and last.
+        lure_offset = shift = 1 + (j // (k * k)) % (k - 1)
+        drawn = [LETTERS[int(i)] for i in rng.permutation(len(LETTERS))[: k + 1]]
+        targets, outsider = card_targets(rng, drawn[:-1], asked, alphabetical), drawn[-1]
+        flankers = card_flankers(condition, targets, outsider, shift)
+        rows = [" ".join([side] * f + [middle] + [side] * f) for middle, side in zip(targets, flankers)]
+        target, flanker = targets[asked], flankers[asked]
+        lure = flanker if condition == "incongruent" else None
+        choices = option_order(rng, targets, target, key_at, lure, lure_offset)
+        lines = ["Rows of letters:"]
+        lines += [f"Row {n}: {row}" for n, row in enumerate(rows, 1)]
+        lines.append(f"What is the middle letter of row {asked + 1}? Options: {', '.join(choices)}.")
         return {
-            "prompt": prompt,
+            "prompt": "\n".join(lines),
             "choices": choices,
             "gold": choices.index(target),
             "condition": condition,
-            "lure": choices.index(flanker) if condition == "incongruent" else -1,
+            "lure": choices.index(lure) if lure is not None else -1,
             "target": target,
             "flanker": flanker,
-            "row": row,
+            "row": rows[asked],
+            "row_number": asked + 1,
         }
 
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-
-
         return {
             "flanker_effect": (difference_side(cond, "congruent", "incongruent"), correct),
             "interference": (difference_side(cond, "neutral", "incongruent"), correct),

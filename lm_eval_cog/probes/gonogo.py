@@ -1,17 +1,31 @@
-"""Go/no-go in one prompt (Donders, 1868/1969; Wessel, 2018): copy each letter, "-" for X.
+"""Go/no-go in one prompt (Donders, 1868/1969; Wessel, 2018): copy each letter, "-" for X, Y, Z.
 
-Item: the rule, a history of 16-24 earlier items shown with their correct responses
-(``7. K -> K``, ``8. X -> -``), 80% go as in the prepotency literature (Young et al.,
-2009; Wessel, 2018), then ``Item 21 is R. What is the response to it? Options: -, R.``
-The choices are the probed letter and "-" (the no-go symbol), in random order. Every
-no-go item of the history follows a run of go items (runs of random lengths); the run
-just before the probe has ``run_length`` go items, ``short`` (1-2) or ``long`` (6-9),
-so that a long run of copying builds up the prepotent response.
+Item: the rule ("copy each letter, but write - instead for the letters X, Y and Z"), a
+history of 16-24 earlier items shown with their correct responses (``7. K -> K``,
+``8. Z -> -``), 80% go as in the prepotency literature (Young et al., 2009; Wessel,
+2018), then ``Item 21 is R. What is the response to it? Options: -, R.`` The choices
+are the probed letter and "-" (the no-go symbol). Every no-go item of the history
+follows a run of go items (runs of random lengths); the run just before the probe has
+``run_length`` go items, ``short`` (1-2) or ``long`` (6-9), so that a long run of
+copying builds up the prepotent response.
+
+The probed letter never occurs in the history: the history holds out one go letter and
+one no-go letter, and the probe is the held-out letter of its kind, so the answer is
+never shown for that stimulus and must come from the rule, not from copying an earlier
+line (a no-go probe X follows history no-go items Y and Z only). Held out in both
+conditions alike, so the history never tells a go probe from a no-go one.
 
 Conditions cycle by index as (go, short), (no-go, short), (go, long), (no-go, long):
 
-* ``go``: the probe is a letter other than X; the key is the letter itself;
-* ``nogo``: the probe is X; the key is "-", the lure is "X" (copying, a commission).
+* ``go``: the probe is a go letter; the key is the letter itself;
+* ``nogo``: the probe is X, Y or Z; the key is "-", the lure is the letter (copying, a
+  commission).
+
+The key's option position is counterbalanced by index within each condition (the key
+comes first in half the items). Since the key is the letter in every go item and "-" in
+every no-go item by design, the shortcut audit pools the two conditions into one cell
+(``audit_cells``), where "always the letter" or "always -" (and so any rule that picks
+by wording, e.g. fewest words) scores 1/2.
 
 The probed items are balanced 1:1 while each history keeps the 80/20 ratio: a
 document's prepotency comes from its own prompt (the model never sees the other
@@ -26,7 +40,7 @@ Effects (rates pooled over the documents):
   better; the failure of inhibition);
 * ``omission_rate`` = go probes answered "-" / go probes (lower is better);
 * ``dprime`` = z(H) - z(F) with the log-linear correction: hits = go probes answered
-  with their letter, false alarms = no-go probes answered with their letter (X);
+  with their letter, false alarms = no-go probes answered with their letter;
   another letter is neither (higher is better);
 * ``run_length_effect`` = commission rate after a long run - after a short run
   (positive: the prepotency grows with the run of go items).
@@ -59,10 +73,18 @@ from lm_eval_cog.paradigms.base import require_int, require_probability
 from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
-NOGO_LETTER = "X"
+#: The no-go letters: the last three of the alphabet, so the rule names them as one group.
+NOGO_LETTERS = "XYZ"
 NOGO_RESPONSE = "-"
-#: Go letters: capitals except X and the letters easily taken for digits or each other (I, O, Q).
-GO_LETTERS = "ABCDEFGHJKLMNPRSTUVWYZ"
+#: Go letters: capitals except the no-go letters, the letters easily taken for digits or each
+#: other (I, O, Q) and A (an English word: "Item 5 is A." reads as an article).
+GO_LETTERS = "BCDEFGHJKLMNPRSTUVW"
+#: The rule names "-" before the no-go letters (and no go letter at all), so "-" is the first option
+#: named in every item: the key in half of them.
+RULE = (
+    f"Go/no-go task. Rule: copy each letter, but write {NOGO_RESPONSE} instead for the letters "
+    f"{', '.join(NOGO_LETTERS[:-1])} and {NOGO_LETTERS[-1]}."
+)
 CONDITIONS = ("go", "nogo")
 RUNS = ("short", "long")
 #: Symbols read as the no-go response: hyphen-minus, en dash, em dash, minus sign.
@@ -129,10 +151,22 @@ def _run_lengths(rng: np.random.Generator, total: int, parts: int) -> list[int]:
     return [b - a for a, b in itertools.pairwise(bounds)]
 
 
-def _go_letter(rng: np.random.Generator, previous: str) -> str:
-    """A go letter, never the one just shown (no immediate repeats)."""
-    pool = [c for c in GO_LETTERS if c != previous]
+def _pick(rng: np.random.Generator, letters: str, *excluded: str) -> str:
+    """One of ``letters`` other than ``excluded`` (the held-out letter, the one just shown)."""
+    pool = [c for c in letters if c not in excluded]
     return pool[int(rng.integers(len(pool)))]
+
+
+def history_stimuli(rng: np.random.Generator, runs: list[int], final: int, go_out: str, nogo_out: str) -> list[str]:
+    """The history: each run of go items followed by a no-go item, then the final run; no letter
+    right after itself, and never the held-out letters ``go_out`` and ``nogo_out``."""
+    stimuli: list[str] = []
+    for go_items in [*runs, final]:
+        for _ in range(go_items):
+            stimuli.append(_pick(rng, GO_LETTERS, go_out, stimuli[-1] if stimuli else ""))
+        stimuli.append(_pick(rng, NOGO_LETTERS, nogo_out))
+    stimuli.pop()  # the final run is followed by the probe, not by a history no-go
+    return stimuli
 
 
 class GoNoGo(Probe):
@@ -149,10 +183,14 @@ class GoNoGo(Probe):
     }
     # 600: the no-go half (300 probes) gives the commission rate a standard error <= 0.029.
     default_items = 600
+    version = 2.0
+    # The key is the letter in every go item and "-" in every no-go item: audited as one cell.
+    audit_cells: ClassVar[Mapping[str, str]] = {c: "pooled" for c in CONDITIONS}
 
     def item(self, rng: np.random.Generator, params: GoNoGoParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
         run = RUNS[(index // len(CONDITIONS)) % len(RUNS)]
+        key_first = (index // (len(CONDITIONS) * len(RUNS))) % 2 == 0
         length = int(rng.integers(params.history_min, params.history_max + 1))
         nogos = nogo_count(length, params.nogo_share)
         if run == "short":
@@ -160,27 +198,24 @@ class GoNoGo(Probe):
         else:
             final = int(rng.integers(params.long_run_min, params.long_run_max + 1))
         runs = _run_lengths(rng, length - nogos - final, nogos)
-        stimuli: list[str] = []
-        for go_items in [*runs, final]:
-            for _ in range(go_items):
-                stimuli.append(_go_letter(rng, stimuli[-1] if stimuli else ""))
-            stimuli.append(NOGO_LETTER)
-        stimuli.pop()  # the final run is followed by the probe, not by a history no-go
-        letter = _go_letter(rng, stimuli[-1]) if condition == "go" else NOGO_LETTER
-        choices = [[letter, NOGO_RESPONSE][int(k)] for k in rng.permutation(2)]
+        go_out, nogo_out = _pick(rng, GO_LETTERS), _pick(rng, NOGO_LETTERS)
+        stimuli = history_stimuli(rng, runs, final, go_out, nogo_out)
+        letter = go_out if condition == "go" else nogo_out
+        key = letter if condition == "go" else NOGO_RESPONSE
+        other = NOGO_RESPONSE if condition == "go" else letter
+        choices = [key, other] if key_first else [other, key]
         history = "\n".join(
-            f"{k}. {s} -> {NOGO_RESPONSE if s == NOGO_LETTER else s}" for k, s in enumerate(stimuli, 1)
+            f"{k}. {s} -> {NOGO_RESPONSE if s in NOGO_LETTERS else s}" for k, s in enumerate(stimuli, 1)
         )
         probe_number = length + 1
         prompt = (
-            f"Go/no-go task. Rule: copy each letter, but for the letter {NOGO_LETTER} write {NOGO_RESPONSE} instead.\n"
-            f"The items so far, each with its correct response:\n{history}\n"
+            f"{RULE}\nThe items so far, each with its correct response:\n{history}\n"
             f"Item {probe_number} is {letter}. What is the response to it? Options: {', '.join(choices)}."
         )
         return {
             "prompt": prompt,
             "choices": choices,
-            "gold": choices.index(letter if condition == "go" else NOGO_RESPONSE),
+            "gold": choices.index(key),
             "condition": condition,
             "lure": choices.index(letter) if condition == "nogo" else -1,
             "letter": letter,

@@ -1,7 +1,7 @@
 """Hayling sentence completion (Burgess & Shallice, 1996): complete, then anti-complete.
 
-Item: a high-cloze sentence whose last word is a blank, and three single-word options
-(shuffled): the *prepotent* ending ("He mailed the letter without a ___." -> stamp), a
+Item: a high-cloze sentence whose last word is a blank, and three single-word options:
+the *prepotent* ending ("He mailed the letter without a ___." -> stamp), a
 *related* word connected to the sentence that is still no sensible ending (postman),
 and an *unrelated* word drawn from domains the sentence does not touch (turnip).
 Conditions cycle by index:
@@ -19,11 +19,22 @@ an invalid reply counts as an error that names nothing). Someone who always comp
 the sentence (the ``prepotent`` player) scores 1 and 1; chance is 1/3 (1/2 without
 the related foil). The frames are our own (``_hayling_bank``), modelled on the
 Hayling items and cloze norms, not the published test's sentences.
+
+Counterbalanced by index within each condition, so that no property of the options alone
+tells the key: the key's rank among the options by length (shortest, middle, longest), in
+alphabetical order and by typicality (summed edit similarity to the other options: the
+prepotent and the related word are often spelled alike, "teeth" / "toothpaste"), each
+rank with no option tied with the key: the frame and the unrelated word are drawn among
+those that give the ranks the index asks for; then the key's option position and the
+position of the other instruction's answer (offset from the key). The rarest
+combination of ranks has 32 (frame, word) pairs, so a task holds up to about 1,700
+distinct items.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -62,6 +73,79 @@ def unrelated_words(frame: Frame) -> list[str]:
     return [word for domain, words in UNRELATED.items() if domain not in frame.avoid for word in words]
 
 
+def _rank(word: str, others: tuple[str, ...], key: Any) -> int | None:
+    """``word``'s 0-based rank among ``others`` and itself by ``key``; None on a tie."""
+    value = key(word)
+    if any(key(o) == value for o in others):
+        return None
+    return sum(key(o) < value for o in others)
+
+
+@cache
+def edit_similarity(a: str, b: str) -> float:
+    """1 - Levenshtein distance / the longer length: how alike two spellings are (1: the same)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        left = i
+        for j, y in enumerate(b, 1):
+            # The cheapest of a substitution (or match), an insertion and a deletion.
+            left = min(previous[j - 1] + (x != y), left + 1, previous[j] + 1)
+            current.append(left)
+        previous = current
+    return 1.0 - previous[-1] / max(len(a), len(b), 1)
+
+
+def option_ranks(options: tuple[str, ...]) -> dict[str, tuple[int | None, int | None, int | None]]:
+    """Each option's rank among ``options`` by length, in alphabetical order and by typicality
+    (summed edit similarity to the other options; None with two options, where each is as alike
+    to the other). None also marks a tie."""
+    similarity = {(a, b): edit_similarity(a, b) for a in options for b in options if a < b} if len(options) > 2 else {}
+    typicality = {o: sum(v for pair, v in similarity.items() if o in pair) for o in options}
+    out = {}
+    for option in options:
+        others = tuple(o for o in options if o != option)
+        typical = _rank(option, others, typicality.__getitem__) if similarity else None
+        out[option] = (_rank(option, others, len), _rank(option, others, str), typical)
+    return out
+
+
+@cache
+def _pairs_by_ranks(related_foil: bool) -> dict[tuple[str, int | None, int | None, int | None], list[tuple[Frame, str]]]:
+    """(condition, key's length rank, alphabetical rank, typicality rank) -> every (frame, unrelated word)."""
+    out: dict[tuple[str, int | None, int | None, int | None], list[tuple[Frame, str]]] = {}
+    for frame in FRAMES:
+        for word in unrelated_words(frame):
+            ranks = option_ranks((frame.prepotent, word) + ((frame.related,) if related_foil else ()))
+            for condition, key in (("initiation", frame.prepotent), ("suppression", word)):
+                out.setdefault((condition, *ranks[key]), []).append((frame, word))
+    return out
+
+
+@cache
+def candidates(related_foil: bool, condition: str, length: int, alphabetical: int,
+               typical: int | None) -> tuple[tuple[Frame, tuple[str, ...]], ...]:
+    """Every frame with the unrelated words that give the key of ``condition`` these ranks among
+    the options (no ties), frames with none left out."""
+    fits: dict[Frame, list[str]] = {}
+    for frame, word in _pairs_by_ranks(related_foil).get((condition, length, alphabetical, typical), []):
+        fits.setdefault(frame, []).append(word)
+    return tuple((frame, tuple(words)) for frame, words in fits.items())
+
+
+def option_order(rng: np.random.Generator, words: list[str], key: str, key_at: int, other: str,
+                 other_offset: int) -> list[str]:
+    """``words`` as options: the key at ``key_at``, the other instruction's answer ``other_offset``
+    places after it (cyclically), the rest at random in the slots left."""
+    k = len(words)
+    slots: list[str | None] = [None] * k
+    slots[key_at] = key
+    slots[(key_at + other_offset) % k] = other
+    rest = [w for w in words if w not in (key, other)]
+    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
+    return [w if w is not None else rest.pop() for w in slots]
+
+
 class Hayling(Probe):
     name = "hayling"
     ability = "inhibition"
@@ -72,16 +156,28 @@ class Hayling(Probe):
         "suppression_cost": ("difference", False),
         "prepotent_error_share": ("conditional_mean", False),
     }
+    version = 2.0
 
     def item(self, rng: np.random.Generator, params: HaylingParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        frame = FRAMES[int(rng.integers(len(FRAMES)))]
-        pool = unrelated_words(frame)
-        unrelated = pool[int(rng.integers(len(pool)))]
+        k = 3 if params.related_foil else 2
+        # Counterbalanced within each condition by the digits of index // 2 (mixed radix).
+        j = index // len(CONDITIONS)
+        key_at, length = j % k, (j // k) % k
+        # Latin squares on (key_at, length): every rank is balanced within k * k items; for k = 3
+        # the typicality square is orthogonal to the alphabetical one and shifts by one every 9
+        # items, so all 27 (length, alphabetical, typicality) triples come within 27 items.
+        # Typicality needs three options.
+        alphabetical = (key_at + length) % k
+        typical = (key_at + 2 * length + j // (k * k)) % k if k > 2 else None
+        other_offset = 1 + (j // (k * k)) % (k - 1)
+        pool = candidates(params.related_foil, condition, length, alphabetical, typical)
+        frame, fits = pool[int(rng.integers(len(pool)))]
+        unrelated = fits[int(rng.integers(len(fits)))]
         words = [frame.prepotent, unrelated] + ([frame.related] if params.related_foil else [])
-        choices = [words[int(k)] for k in rng.permutation(len(words))]
+        gold, other = (frame.prepotent, unrelated) if condition == "initiation" else (unrelated, frame.prepotent)
+        choices = option_order(rng, words, gold, key_at, other, other_offset)
         prompt = f'{INSTRUCTIONS[condition]}\nSentence: "{frame.text}"\nOptions: {", ".join(choices)}.'
-        gold = frame.prepotent if condition == "initiation" else unrelated
         return {
             "prompt": prompt,
             "choices": choices,

@@ -23,6 +23,13 @@ The lure is the response the *previous trial's task* gives when it differs from 
 key: only on incongruent switch trials (on single and repeat trials the previous
 task is the right one).
 
+Counterbalanced by index within each condition (each in half the items, every
+combination within 32 blocks of 12 items): the key is the first option; the key is the
+first response word the rules name; the key is the last history trial's response; the
+key is the more frequent response of the history (never a tie); the key comes first in
+alphabetical order. The response words all have five letters. So neither the options'
+order, length or spelling nor the place and number of their mentions tells the key.
+
 Effects (accuracy versions of the reaction-time costs; Monsell, 2003; Kiesel et al., 2010):
 
 * ``switch_cost`` = acc(repeat) - acc(switch) (> 0: switching costs accuracy);
@@ -56,8 +63,14 @@ CUES = {LETTER: "LETTER", NUMBER: "NUMBER"}
 # Rogers & Monsell's (1995) stimulus sets.
 VOWELS, CONSONANTS = "AEIU", "GKMR"
 EVENS, ODDS = "2468", "3579"
-#: Response words: short, common, unrelated to letters, numbers and each other.
-RESPONSE_WORDS = ("lamp", "river", "north", "south", "apple", "stone", "cloud", "piano", "tiger", "maple")
+#: Response words: common, unrelated to letters, numbers and each other, all of five letters
+#: (so that no response is the longer one).
+RESPONSE_WORDS = ("lemon", "river", "north", "south", "apple", "stone", "cloud", "piano", "tiger", "maple")
+#: Subsets of the bits of the block counter t whose parities set the counterbalanced properties:
+#: independent over GF(2), so over 32 blocks every combination comes once, and all contain
+#: bit 0, so each property is balanced in every two consecutive blocks.
+_MASKS = {"key_first_option": 1, "key_first_named": 3, "key_last_response": 5, "key_more_responses": 9,
+          "key_first_alphabetically": 17}
 #: Largest history: enough for a block, short enough for any context window.
 MAX_HISTORY = 20
 
@@ -99,6 +112,36 @@ def _draw_stimulus(rng: np.random.Generator) -> str:
     return "".join(pool[int(rng.integers(len(pool)))] for pool in (VOWELS + CONSONANTS, EVENS + ODDS))
 
 
+def balance_bits(index: int) -> dict[str, bool]:
+    """The counterbalanced properties of item ``index`` (see :data:`_MASKS`): a new combination
+    every 12 items, after the condition (3), congruency (2) and cueing (2) cycles."""
+    t = index // 12
+    return {name: bin(t & mask).count("1") % 2 == 0 for name, mask in _MASKS.items()}
+
+
+def target_stimulus(rng: np.random.Generator, responses: dict[str, list[str]], target: str, answer: str,
+                    congruent: bool, history: list[str]) -> str:
+    """A stimulus, absent from ``history``, that ``target`` answers with ``answer`` and the other
+    task answers alike (``congruent``) or not."""
+    while True:
+        stimulus = _draw_stimulus(rng)
+        by_task = {task: responses[task][category(task, stimulus)] for task in TASKS}
+        if by_task[target] == answer and (by_task[LETTER] == by_task[NUMBER]) == congruent and stimulus not in history:
+            return stimulus
+
+
+def history_stimuli(rng: np.random.Generator, responses: dict[str, list[str]], tasks: list[str], answer: str,
+                    last_is_answer: bool, answer_more: bool) -> list[str]:
+    """Stimuli of the history trials: the last trial's response is the key iff ``last_is_answer``,
+    and the key is the more frequent response iff ``answer_more`` (never a tie)."""
+    while True:
+        stimuli = [_draw_stimulus(rng) for _ in tasks]
+        said = [responses[task][category(task, stim)] for task, stim in zip(tasks, stimuli)]
+        mine = said.count(answer)
+        if (said[-1] == answer) == last_is_answer and 2 * mine != len(said) and (2 * mine > len(said)) == answer_more:
+            return stimuli
+
+
 def _mixed_tasks(rng: np.random.Generator, k: int, condition: str, cueing: str, target: str) -> list[str]:
     """Tasks of the k history trials of a mixed block ending in a ``condition`` target."""
     other = NUMBER if target == LETTER else LETTER
@@ -130,33 +173,33 @@ class TaskSwitch(Probe):
         "congruency_effect": ("difference", False),
         "lure_share": ("conditional_mean", False),
     }
+    version = 2.0
 
     def item(self, rng: np.random.Generator, params: TaskSwitchParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
         congruency = cycle(CONGRUENCIES, index // len(CONDITIONS))
         cueing = "none" if condition == "single" else cycle(CUEINGS, index // (2 * len(CONDITIONS)))
+        bits = balance_bits(index)
         k = int(rng.integers(params.min_history, params.max_history + 1))
         target = TASKS[int(rng.integers(2))]
         if condition == "single":
             tasks = [target] * k
         else:
             tasks = _mixed_tasks(rng, k, condition, cueing, target)
-        words = [RESPONSE_WORDS[int(i)] for i in rng.choice(len(RESPONSE_WORDS), 2, replace=False)]
+        # words[0] is named first (the letter rule's vowel response); the key is words[0] in
+        # half the items, and the alphabetically first word in half of them.
+        pair = sorted(RESPONSE_WORDS[int(i)] for i in rng.choice(len(RESPONSE_WORDS), 2, replace=False))
+        answer, other = pair if bits["key_first_alphabetically"] else pair[::-1]
+        words = [answer, other] if bits["key_first_named"] else [other, answer]
         # responses[task][category]: the letter task maps vowel -> words[0], consonant ->
         # words[1]; the number task maps even -> words[0] or words[1] at random.
         flip = int(rng.integers(2))
         responses = {LETTER: words, NUMBER: words[::-1] if flip else list(words)}
-        history = [_draw_stimulus(rng) for _ in range(k)]
-        # The target stimulus has the item's congruency and appears nowhere in the
-        # history, so no earlier response can be copied.
-        while True:
-            stimulus = _draw_stimulus(rng)
-            by_task = {task: responses[task][category(task, stimulus)] for task in TASKS}
-            congruent = by_task[LETTER] == by_task[NUMBER]
-            if congruent == (congruency == "congruent") and stimulus not in history:
-                break
-        choices = [words[int(i)] for i in rng.permutation(2)]
-        answer = responses[target][category(target, stimulus)]
+        history = history_stimuli(rng, responses, tasks, answer, bits["key_last_response"], bits["key_more_responses"])
+        # The target stimulus has the item's congruency and appears nowhere in the history,
+        # so no earlier response can be copied.
+        stimulus = target_stimulus(rng, responses, target, answer, congruency == "congruent", history)
+        choices = [answer, other] if bits["key_first_option"] else [other, answer]
         previous = tasks[-1]
         prepotent = responses[previous][category(previous, stimulus)]
         lines = [
