@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -16,40 +17,45 @@ FORM = ". Give the meeting as a time range HH:MM-HH:MM (24-hour clock)."
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand (60-minute meetings):
-    # 0: Irene busy until 11:00 from 9:30 -> 11:00-12:00; 9:00-10:00 breaks Irene's time only (lure);
-    #    13:00-14:00 breaks James's; 15:30-16:30 is free but later.
-    # 1: 9:00-11:00 break Carol and David, 11:00-12:00 Carol only (lure), 12:00-13:00 is free (key),
-    #    11:30-12:30 breaks Carol's, 15:30-16:30 free but later.
-    # 2: 9:00 Carol+Henry, 9:30-10:30 Henry only (lure), 10:00-13:30 Emma/Carol/Alice, 13:30-14:30 free (key),
-    #    12:00-13:00 Alice+Emma, 14:00-15:00 free but later.
+    # Checked by hand (the key is the earliest option in all three: rank 0 opens every cycle):
+    # 0: Grace busy until 10:30 -> 10:30-11:00; 12:30-13:00 breaks Henry's time only (the lure,
+    #    after the key); 14:30-15:00 and 11:30-12:00 are free but later.
+    # 1: Carol busy 9:30-10:00 -> 10:00-11:00; 11:30-12:30 breaks Alice's only (lure); 13:30-14:30
+    #    breaks three people's; 15:00-16:00 is free but later.
+    # 2: Alice busy until 11:00 -> 11:00-11:30; 13:00-13:30 breaks David's only (lure); 12:00-12:30
+    #    breaks David's and Carol's; 16:00-16:30 is free but later.
     docs = CAL.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        "Schedule a 60-minute meeting for Irene and James today between 9:00 and 17:00.\n"
-        "Irene is busy 9:30-11:00.\nJames is busy 12:30-14:00.\n" + ASK + FORM,
+        "Schedule a 30-minute meeting for Henry and Grace today between 9:00 and 17:00.\n"
+        "Henry is busy 12:00-13:30.\n"
+        "Grace is busy 9:00-10:30, 11:00-11:30, 12:00-12:30, 14:00-14:30 and 15:00-17:00.\n" + ASK + FORM,
         "Schedule a 60-minute meeting for Carol, Alice and David today between 9:00 and 17:00.\n"
-        "Carol is busy 9:30-12:00 and 13:30-14:00.\nAlice is busy 13:00-14:00.\nDavid is busy 9:00-11:00.\n" + ASK + FORM,
-        "Schedule a 60-minute meeting for Alice, Carol, Emma and Henry today between 9:00 and 17:00.\n"
-        "Alice is busy 12:00-13:30.\nCarol is busy 9:00-9:30, 11:00-12:00 and 15:00-16:30.\n"
-        "Emma is busy 10:30-12:30.\nHenry is busy 9:30-10:00 and 16:00-17:00.\n" + ASK + FORM,
+        "Carol is busy 9:30-10:00 and 12:30-15:00.\nAlice is busy 11:30-12:00, 13:00-13:30, 14:00-15:00 and "
+        "16:00-16:30.\nDavid is busy 11:00-11:30 and 13:30-15:00.\n" + ASK + FORM,
+        "Schedule a 30-minute meeting for David, Emma, Carol and Alice today between 9:00 and 17:00.\n"
+        "David is busy 11:30-15:00.\nEmma is busy 10:30-11:00, 11:30-12:00, 12:30-13:00 and 13:30-14:00.\n"
+        "Carol is busy 12:00-13:00, 13:30-15:00 and 15:30-16:00.\nAlice is busy 9:00-11:00.\n" + ASK + FORM,
     ]
     assert [d["choices"] for d in docs] == [
-        ["11:00-12:00", "9:00-10:00", "13:00-14:00", "15:30-16:30"],
-        ["11:00-12:00", "12:00-13:00", "11:30-12:30", "15:30-16:30"],
-        ["12:00-13:00", "13:30-14:30", "9:30-10:30", "14:00-15:00"],
+        ["10:30-11:00", "14:30-15:00", "11:30-12:00", "12:30-13:00"],
+        ["10:00-11:00", "13:30-14:30", "11:30-12:30", "15:00-16:00"],
+        ["11:00-11:30", "12:00-12:30", "16:00-16:30", "13:00-13:30"],
     ]
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("k2", 0, 1), ("k3", 1, 0), ("k4", 1, 2)]
+    assert [(d["condition"], d["gold"], d["lure"], d["key_rank"]) for d in docs] == [
+        ("k2", 0, 3, 0), ("k3", 0, 2, 0), ("k4", 0, 3, 0)
+    ]
 
 
 def test_a_preference_item_of_seed_0_is_pinned():
-    # 3: Henry busy 11:30-13:00 and 14:00-16:00, Grace 11:00-11:30; Grace not before 13:00 -> 13:00-14:00.
-    # Without the preference 9:00-10:00 works (lure); 11:30-12:30 breaks Henry's; 16:00-17:00 later.
-    doc = CAL.generate(0, 4)[3]
+    # 5: Grace not before 10:00; 9:00-10:00 is free of busy times (the preference binds); 10:00-11:00
+    # breaks David's time; 10:30-11:30 is free (key); 13:30-14:30 breaks Emma's only (lure);
+    # 12:00-13:00 and 15:30-16:30 are free but later.
+    doc = CAL.generate(0, 6)[5]
     assert doc["prompt"].endswith(
-        "Grace would rather not meet before 13:00.\n" + ASK + " and the preference is respected" + FORM
+        "Grace would rather not meet before 10:00.\n" + ASK + " and the preference is respected" + FORM
     )
-    assert doc["choices"] == ["13:00-14:00", "11:30-12:30", "16:00-17:00", "9:00-10:00"]
-    assert (doc["gold"], doc["lure"], doc["lure_kind"], doc["preference"]) == (0, 3, "preference", True)
+    assert doc["choices"] == ["13:30-14:30", "10:30-11:30", "12:00-13:00", "15:30-16:30"]
+    assert (doc["gold"], doc["lure"], doc["lure_kind"], doc["preference"]) == (1, 0, "busy", True)
 
 
 # -- an independent scheduler: minutes, from the prompt's text ----------------------------
@@ -73,48 +79,98 @@ def _broken(start: int, duration: int, busy: dict, pref: int) -> list[str]:
     return out + (["preference"] if start < pref else [])
 
 
-def test_keys_and_lures_rederived_minute_by_minute():
-    for doc in CAL.generate(5, 300):
+def _slots(doc: dict) -> list[int]:
+    return [_minutes(c.split("-")[0]) for c in doc["choices"]]
+
+
+@pytest.mark.parametrize(("seed", "overrides"), [(5, {}), (6, {"max_busy": 1}), (7, {"max_busy": 6})])
+def test_keys_and_lures_rederived_minute_by_minute(seed, overrides):
+    for doc in CAL.generate(seed, 300, CAL.make_params(overrides)):
         duration, busy, pref = _parse(doc["prompt"])
         assert len(busy) == doc["participants"] == int(doc["condition"][1:]) and bool(pref) == doc["preference"]
         starts = range(9 * 60, 17 * 60 - duration + 1)
         key = next(s for s in starts if not _broken(s, duration, busy, pref))
-        slots = {k: tuple(_minutes(t) for t in c.split("-")) for k, c in enumerate(doc["choices"])}
-        assert slots[doc["gold"]] == (key, key + duration)
-        lure_start = slots[doc["lure"]][0]
-        assert lure_start < key and len(_broken(lure_start, duration, busy, pref)) == 1
-        # The lure is the earliest slot on the half-hour grid that misses by one constraint.
-        assert not [s for s in range(9 * 60, lure_start, 30) if len(_broken(s, duration, busy, pref)) == 1]
-        others = [slots[k][0] for k in slots if k not in (doc["gold"], doc["lure"])]
-        assert sorted(bool(_broken(s, duration, busy, pref)) for s in others) == [False, True]
-        assert all(s > key for s in others if not _broken(s, duration, busy, pref))
-        if pref:  # the preference binds, and dropping it is the lure
-            assert next(s for s in starts if not _broken(s, duration, busy, 0)) < key
-            assert _broken(lure_start, duration, busy, pref) == ["preference"]
+        slots = _slots(doc)
+        assert slots[doc["gold"]] == key
+        assert all(c.endswith(f"-{_clock(s + duration)}") for c, s in zip(doc["choices"], slots))
+        lure = slots[doc["lure"]]
+        assert len(_broken(lure, duration, busy, pref)) == 1  # a near miss
+        assert (lure < key) == (doc["key_rank"] > 0)  # before the key, unless the key is the earliest option
+        assert sorted(slots).index(key) == doc["key_rank"]
+        assert all(_broken(s, duration, busy, pref) for s in slots if s < key)
+        if doc["key_rank"] < 3:  # a later option is free for everyone: right, but not earliest
+            assert any(not _broken(s, duration, busy, pref) for s in slots if s > key)
+        if pref:  # the key respects the preference, which binds: an earlier start is free of busy times
+            assert pref <= key and next(s for s in starts if not _broken(s, duration, busy, 0)) < key
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def test_key_rank_in_time_order_and_key_position_are_uniform_within_each_condition():
+    docs = CAL.generate(11, 3 * 64)
+    for condition in CAL.conditions:
+        mine = [d for d in docs if d["condition"] == condition]
+        ranks = Counter(sorted(_slots(d)).index(_slots(d)[d["gold"]]) for d in mine)
+        assert ranks == {r: 16 for r in range(4)}
+        assert Counter(d["gold"] for d in mine) == {p: 16 for p in range(4)}
+        # ... and within each half (with and without a preference) as well.
+        for preference in (False, True):
+            half = [d for d in mine if d["preference"] == preference]
+            assert Counter(sorted(_slots(d)).index(_slots(d)[d["gold"]]) for d in half) == {r: 8 for r in range(4)}
+
+
+def test_each_start_time_is_the_key_a_quarter_of_the_times_it_is_offered():
+    # The option slots are drawn before the schedule: no time of day (and no option text) is a cue.
+    offered, keyed = Counter(), Counter()
+    for doc in CAL.generate(12, 3000):
+        for k, slot in enumerate(_slots(doc)):
+            offered[slot] += 1
+            keyed[slot] += k == doc["gold"]
+    for slot, n in offered.items():
+        assert abs(keyed[slot] / n - 0.25) < 4 * math.sqrt(0.1875 / n), (_clock(slot), keyed[slot], n)
+
+
+def test_no_option_is_named_in_the_prompt_and_each_option_starts_at_a_time_it_names():
+    # The key always starts where a busy time ends (the slot before the earliest free start is busy),
+    # at 9:00 or at the preference's time: so does every foil, so that no start time is a cue.
+    for doc in CAL.generate(13, 600):
+        duration, busy, pref = _parse(doc["prompt"])
+        named = {f"{a}-{b}" for a, b in re.findall(r"(\d+:\d\d)-(\d+:\d\d)", doc["prompt"])}
+        assert not named & set(doc["choices"])
+        ends = {b for spans in busy.values() for _, b in spans} | {9 * 60, pref}
+        assert all(slot in ends for slot in _slots(doc)), doc["prompt"]
+
+
+def test_items_are_distinct_at_1200():
+    docs = CAL.generate(0, 1200)
+    assert len({CAL.identity(d) for d in docs}) == 1200
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("11:00-12:00", 0), ("11:00 - 12:00", 0), ("**11:00\u201312:00**.", 0), ("11:00 to 12:00", 0),
-        ("09:00-10:00", 1), ("9:00-10:00", 1), ("15:30-16:30", 3),
-        ("10:00-11:00", -1), ("11:00-11:30", -1), ("12:00-11:00", -1),
-        ("11:00", None), ("11am-12pm", None), ("11:00-12:00 or 13:00-14:00", None), ("from 11:00 to 12:00", None),
-        ("25:00-26:00", None), ("11.00-12.00", None), ("", None), (NO_ANSWER, None),
+        ("9:30-10:00", 1), ("09:30-10:00", 1), ("9:30 - 10:00", 1), ("**9:30\u201310:00**.", 1), ("9:30 to 10:00", 1),
+        ("12:30-13:00", 0), ("16:00-16:30", 3),
+        ("9:00-9:30", -1), ("11:30-12:30", -1), ("10:00-9:30", -1),
+        ("9:30", None), ("9:30am-10am", None), ("9:30-10:00 or 11:30-12:00", None), ("from 9:30 to 10:00", 1),
+        ("25:00-26:00", None), ("9.30-10.00", None), ("", None), (NO_ANSWER, None),
     ],
 )
 def test_read_time_ranges_strictly(answer, expected):
-    assert CAL.read(CAL.generate(0, 1)[0], answer) == expected
+    doc = CAL.generate(0, 4)[3]  # choices 12:30-13:00, 9:30-10:00, 14:00-14:30, 16:00-16:30
+    assert CAL.read(doc, answer) == expected
 
 
 def test_metrics_on_hand_built_answers():
     docs = CAL.generate(0, 6)  # k2 k3 k4 without preference, then k2 k3 k4 with one
-    assert docs[3]["choices"][2] == "16:00-17:00"  # doc 3's later feasible slot (see the pinned item)
+    assert docs[3]["choices"][3] == "16:00-16:30"  # doc 3's later free slot (Frank and Carol are free then)
     answers = [
         docs[0]["choices"][docs[0]["gold"]],  # right
         docs[1]["choices"][docs[1]["lure"]],  # lure
-        "10:00-11:00",  # doc 2: well-formed, no choice -> wrong (-1)
-        "16:00-17:00",  # doc 3: feasible but not earliest -> wrong
+        "10:30-11:00",  # doc 2: well-formed, no choice -> wrong (-1)
+        "16:00-16:30",  # doc 3: feasible but not earliest -> wrong
         "noon",  # doc 4: invalid
         docs[5]["choices"][docs[5]["lure"]],  # lure
     ]
@@ -130,8 +186,8 @@ def test_metrics_on_hand_built_answers():
 
 
 def test_mc_reports_the_lure_margin():
-    doc = CAL.generate(0, 1)[0]  # gold 0, lure 1
-    scores = CAL.score_mc(doc, [-2.0, -0.5, -3.0, -4.0])
+    doc = CAL.generate(0, 1)[0]  # gold 0, lure 3
+    scores = CAL.score_mc(doc, [-2.0, -3.0, -4.0, -0.5])
     assert scores["acc"] == 0.0 and scores["lure_margin_k2"] == -1.5 and scores["near_miss_share"] == (True, 1.0)
 
 

@@ -27,13 +27,14 @@ def _prompt(lines: list[str], question: str) -> str:
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand. Item 0: Chloe's line dated 18 April says "spilled some coffee" (key); her other
-    # events are "won a medal" (the lure, drawn) and "carved a spoon"; the line above hers is Umar's "broke a
-    # mirror" (adjacent); "moved a sofa" is Kira's. Item 1: Zoe spilled coffee on 25 September; her other
-    # events 5 December (lure) and 23 July; the line above is Hugo's 28 June; 6 September is Nora's.
-    # Item 2: Hugo read a poem aloud at the park; his other events at the castle and the bridge (lure);
-    # the line above is Quinn's (the zoo); the lake is Bella's.
-    docs = EPI.generate(0, 3)
+    # Checked by hand (the key's line comes first among the options' lines: rank 0 opens each cycle).
+    # Item 0: Yara's line dated 10 April says "played chess" (key, line 1); her other events are "lost an
+    # umbrella" and "tuned a guitar" (the lure, line 14); the next line is Kira's "adopted a kitten"
+    # (adjacent); "moved a sofa" is Kira's too (line 15). Item 1: Nora caught a fish on 13 July (line 1);
+    # her 29 July (lure, line 3); the next line is Ben's 30 December (adjacent); 5 December is Zoe's.
+    # Item 3: Dev spilled coffee (line 7); Emil's line 6 is the nearest (lure); Maya and Grace; all four
+    # have two lines, and Dev's last line (7) comes before Emil's (16), Maya's (15) and Grace's (17).
+    docs = EPI.generate(0, 4)
     assert docs[0]["prompt"] == _prompt(
         ["Yara \u2013 played chess (10 April @ the cafe)", "Kira \u2013 adopted a kitten (21 October @ the gym)",
          "Chloe \u2013 won a medal (7 August @ the airport)", "Tara \u2013 rented a boat (5 July @ the park)",
@@ -46,7 +47,7 @@ def test_first_items_of_seed_0_are_pinned():
          "Yara \u2013 tuned a guitar (28 March @ the post office)",
          "Kira \u2013 moved a sofa (2 October @ the stadium)", "Chloe \u2013 carved a spoon (14 June @ the hotel)",
          "Zoe \u2013 climbed a wall (27 June @ the square)"],
-        "What did Chloe do on 18 April? Answer with the action exactly as it is written in the record.",
+        "What did Yara do on 10 April? Answer with the action exactly as it is written in the record.",
     )
     assert docs[1]["prompt"] == _prompt(
         ["Nora \u2013 caught a fish (13 July @ the harbour)", "Ben \u2013 watched a comet (30 December @ the theatre)",
@@ -54,17 +55,16 @@ def test_first_items_of_seed_0_are_pinned():
          "Wes \u2013 printed a poster (4 July @ the castle)", "Ben \u2013 broke a mirror (18 July @ the cinema)",
          "Hugo \u2013 sold a piano (28 June @ the park)", "Zoe \u2013 spilled some coffee (25 September @ the museum)",
          "Zoe \u2013 wrote a letter (5 December @ the airport)", "Zoe \u2013 climbed a wall (23 July @ the station)"],
-        "On what date did Zoe spill some coffee? Answer with the day and the month, as in the record.",
+        "On what date did Nora catch a fish? Answer with the day and the month, as in the record.",
     )
-    assert docs[2]["prompt"].endswith(
-        "Bella \u2013 lost an umbrella (24 November @ the pharmacy)\n\n"
-        "Where did Hugo read a poem aloud? Answer with the place exactly as it is written in the record."
-    )
-    assert "Hugo \u2013 read a poem aloud (9 October @ the park)\nAda \u2013 drew a map" in docs[2]["prompt"]
+    assert docs[3]["prompt"].endswith("Nora \u2013 tuned a guitar (11 December @ the bakery)\n"
+                                      "Hugo \u2013 repaired a clock (2 January @ the pharmacy)\n\n"
+                                      "Who spilled some coffee? Answer with the name only.")
     assert [(d["choices"], d["gold"], d["condition"], d["lure"], d["adjacent"]) for d in docs] == [
-        (["moved a sofa", "broke a mirror", "spilled some coffee", "won a medal"], 2, "what", 3, 1),
-        (["6 September", "5 December", "25 September", "28 June"], 2, "when", 1, 3),
-        (["the park", "the bridge", "the zoo", "the lake"], 0, "where", 1, 2),
+        (["played chess", "moved a sofa", "tuned a guitar", "adopted a kitten"], 0, "what", 2, 3),
+        (["13 July", "29 July", "5 December", "30 December"], 0, "when", 1, 3),
+        (["the zoo", "the station", "the bakery", "the park"], 0, "where", 2, 3),
+        (["Dev", "Maya", "Emil", "Grace"], 0, "who", 2, -1),
     ]
 
 
@@ -141,6 +141,43 @@ def test_keys_re_derived_by_re_parsing_the_record(seed, overrides):
             owner = {_show(e[field]): e[0] for e in events}
             assert owner[third[0]] != owner[choices[doc["gold"]]]
     assert Counter(d["condition"] for d in docs) == {c: 50 for c in EPI.conditions}
+
+
+def _option_lines(doc):
+    """The record lines of each option: the line an attribute is on; a person's lines."""
+    events, _ = _parse(doc["prompt"])
+    if doc["condition"] == "who":
+        return [[r for r, e in enumerate(events) if e[0] == c] for c in doc["choices"]]
+    field = {"what": 1, "when": 2, "where": 3}[doc["condition"]]
+    return [[r for r, e in enumerate(events) if _show(e[field]) == c] for c in doc["choices"]]
+
+
+def test_key_is_each_rank_among_the_options_in_record_order_equally_often():
+    # "The option named first / last in the record" is the key 1/4 of the time in every condition.
+    docs = EPI.generate(6, 6 * 64)
+    for condition in ("what", "when", "where", "who"):
+        ranks = Counter()
+        for doc in (d for d in docs if d["condition"] == condition):
+            last = [max(lines) for lines in _option_lines(doc)]
+            ranks[sorted(last).index(last[doc["gold"]])] += 1
+        assert ranks == {r: 16 for r in range(4)}, condition
+
+
+def test_who_options_name_people_with_as_many_lines_each():
+    for doc in (d for d in EPI.generate(7, 600) if d["condition"] == "who"):
+        assert len({len(lines) for lines in _option_lines(doc)}) == 1
+
+
+def test_key_position_is_uniform_within_each_condition():
+    docs = EPI.generate(8, 6 * 64)
+    for condition in EPI.conditions:
+        k = 2 if condition.startswith("order") else 4
+        assert Counter(d["gold"] for d in docs if d["condition"] == condition) == {p: 64 // k for p in range(k)}
+
+
+def test_items_are_distinct_at_1200():
+    docs = EPI.generate(0, 1200)
+    assert len({EPI.identity(d) for d in docs}) == 1200
 
 
 def test_dates_round_trip_for_every_day_of_a_common_year():

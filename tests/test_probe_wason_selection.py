@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
+from rapidfuzz.distance import Levenshtein
 
+from lm_eval_cog.audit.strategies import natural_key
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
@@ -17,25 +20,29 @@ TAIL = "Answer with the visible sides of exactly the cards that must be turned o
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 0 consonant -> odd: Z (p) and 2 (not-q) must be turned, 9 (q) is the
-    # matching lure; 1 drinking rum over 21: rum and 13; 2 vowel -> even: A and 7, lure 4, A.
-    docs = WASON.generate(0, 3)
+    # Checked by hand: 0 consonant -> odd: Z (p) and 2 (not-q) must be turned, "Z, 9" (p and q) is the
+    # matching lure; 1 entering Katro needs measles: entering and tetanus; 2 vowel -> even: A and 7
+    # (shown "7, A"), matching "4, A"; 3 drinking beer over 18: beer and 15.
+    docs = WASON.generate(0, 4)
     assert docs[0]["prompt"] == (
-        ABSTRACT + "You see one side of each card: 2, 9, E, Z.\n"
+        ABSTRACT + "You see one side of each card: [E] [2] [Z] [9].\n"
         "Rule: If a card has a consonant on one side, then it has an odd number on the other side.\n"
         "Which cards must you turn over to find out whether the rule is true or false for these four cards? "
-        "Turn over only the cards you need.\nOptions:\n- 2, 9, E, Z\n- 2, Z\n- Z\n- 2, 9, Z\n- 9, Z\n" + TAIL
+        "Turn over only the cards you need.\nOptions:\n- 2, Z\n- E, 2\n- E, 9\n- Z, 9\n" + TAIL
     )
-    assert docs[1]["prompt"] == (
+    assert docs[3]["prompt"] == (
         "You are checking that the rules are kept in a bar. Each of four cards shows a person: one side says "
         "what the person is drinking, the other side the person's age in years. You see one side of each card: "
-        "33, rum, 13, milk.\nRule: If a person is drinking rum, they must be over 21 years old.\n"
+        "[beer] [57] [cocoa] [15].\nRule: If a person is drinking beer, they must be over 18 years old.\n"
         "Which cards must you turn over to find out whether anyone is breaking the rule? Turn over only the "
-        "cards you need.\nOptions:\n- 33, rum, 13\n- 33, rum, 13, milk\n- 33, rum\n- rum, 13\n- rum\n" + TAIL
+        "cards you need.\nOptions:\n- cocoa, 15\n- beer, 15\n- 57, cocoa\n- beer, 57\n" + TAIL
     )
-    assert docs[2]["choices"] == ["7, 4, A", "7, B, 4, A", "7, A", "A", "4, A"]
+    assert docs[1]["choices"] == [
+        "entering, tetanus", "measles, connecting", "measles, entering", "tetanus, connecting"
+    ]
+    assert docs[2]["choices"] == ["B, 4", "7, A", "7, B", "4, A"]
     assert [(d["condition"], d["gold"], d["lure"], d["matching"]) for d in docs] == [
-        ("abstract", 1, 4, 4), ("deontic", 3, -1, 2), ("abstract", 2, 4, 4)
+        ("abstract", 0, 3, 3), ("deontic", 0, -1, 2), ("abstract", 1, 3, 3), ("deontic", 1, -1, 3)
     ]
 
 
@@ -61,14 +68,15 @@ def _tests(rule: str):
     if m := re.fullmatch(r"If a letter is sealed, it must carry a (\d+)-cent stamp\.", rule):
         return lambda side: (None, side == f"{m.group(1)}c") if side.endswith("c") and side[:-1].isdigit() else (side == "sealed", None)
     m = re.fullmatch(r"If a passenger is entering (\w+), they must be vaccinated against (\w+)\.", rule)
-    return lambda side: (side == "entering", None) if side in ("entering", "transit") else (None, side == m.group(2))
+    form = ("entering", "transit", "connecting")
+    return lambda side: (side == "entering", None) if side in form else (None, side == m.group(2))
 
 
 def test_key_and_lure_match_the_printed_rule_and_cards():
     contents = set()
     for doc in WASON.generate(4, 400):
         rule = re.search(r"^Rule: (.+)$", doc["prompt"], re.MULTILINE).group(1)
-        cards = re.search(r"You see one side of each card: (.+)\.\n", doc["prompt"]).group(1).split(", ")
+        cards = _cards(doc)
         test = _tests(rule)
         must = {c for c in cards if test(c)[0] is True or test(c)[1] is False}
         matching = {c for c in cards if test(c)[0] is True or test(c)[1] is True}
@@ -80,19 +88,84 @@ def test_key_and_lure_match_the_printed_rule_and_cards():
     assert contents == {"letters", "drinking", "postage", "entry"}
 
 
+def _cards(doc):
+    return re.findall(r"\[([^\]]+)\]", doc["prompt"].split("\n")[0])
+
+
+def test_options_are_the_four_pairs_of_one_card_from_each_side_of_the_rule():
+    # Every option is two cards, every card is in two options: no option stands out by its shape.
+    for doc in WASON.generate(9, 400):
+        sides = dict(zip(doc["roles"], doc["cards"]))
+        sets = {frozenset(c.split(", ")) for c in doc["choices"]}
+        assert sets == {frozenset({sides[a], sides[b]}) for a in ("p", "not_p") for b in ("q", "not_q")}
+        assert Counter(card for c in doc["choices"] for card in c.split(", ")) == {card: 2 for card in doc["cards"]}
+        # Each option lists its cards in the order they are shown, and no option is written in the stem.
+        assert all(c.split(", ") == sorted(c.split(", "), key=doc["cards"].index) for c in doc["choices"])
+        stem = doc["prompt"].split("\nOptions:")[0]
+        assert not any(c in stem for c in doc["choices"])
+
+
+def test_key_sort_rank_and_position_are_uniform_within_each_condition():
+    docs = WASON.generate(10, 2 * 64)
+    for condition in WASON.conditions:
+        mine = [d for d in docs if d["condition"] == condition]
+        ranks = Counter(sorted(d["choices"], key=natural_key).index(d["choices"][d["gold"]]) for d in mine)
+        assert ranks == {r: 16 for r in range(4)}
+        assert Counter(d["gold"] for d in mine) == {p: 16 for p in range(4)}
+
+
+def test_key_and_matching_pair_are_the_two_shortest_or_the_two_longest_options_equally_often():
+    docs = WASON.generate(11, 2 * 64)
+    places = Counter()
+    for doc in docs:
+        lengths = [len(c) for c in doc["choices"]]
+        assert lengths[doc["gold"]] == lengths[doc["matching"]]  # q and not-q are as long as each other
+        if doc["condition"] == "abstract":
+            assert len(set(lengths)) == 1  # one character per card
+        else:
+            others = [n for k, n in enumerate(lengths) if k not in (doc["gold"], doc["matching"])]
+            places["longest" if lengths[doc["gold"]] > max(others) else "shortest"] += 1
+            assert lengths[doc["gold"]] > max(others) or lengths[doc["gold"]] < min(others)
+    assert places == {"longest": 32, "shortest": 32}
+
+
+def _similarity_credit(choices, gold, sign):
+    """The share of a pick of the most (sign 1) / least (sign -1) similar option that is the key."""
+    means = [sum(Levenshtein.normalized_similarity(a.casefold(), b.casefold()) for b in choices if b is not a) / 3
+             for a in choices]
+    if len(set(round(m, 9) for m in means)) == 1:
+        return 0.25
+    best = max(sign * m for m in means)
+    top = [k for k, m in enumerate(means) if abs(sign * m - best) < 1e-9]
+    return 1 / len(top) if gold in top else 0.0
+
+
+def test_key_is_the_most_and_the_least_similar_option_a_quarter_of_the_time():
+    docs = WASON.generate(12, 2 * 128)
+    for condition in WASON.conditions:
+        mine = [d for d in docs if d["condition"] == condition]
+        for sign in (1, -1):
+            assert sum(_similarity_credit(d["choices"], d["gold"], sign) for d in mine) == 32
+
+
+def test_items_are_distinct_at_1200():
+    docs = WASON.generate(0, 1200)
+    assert len({WASON.identity(d) for d in docs}) == 1200
+
+
 def test_a_single_deontic_content_is_drinking_age():
     docs = WASON.generate(0, 20, WASON.make_params({"deontic_contents": 1}))
     assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"drinking"}
 
 
-# Document 2 of seed 0: cards 7, B, 4, A; options ["7, 4, A", "7, B, 4, A", "7, A", "A", "4, A"].
+# Document 2 of seed 0: cards 7, B, 4, A; options ["B, 4", "7, A", "7, B", "4, A"].
 DOC = WASON.generate(0, 3)[2]
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("A, 7", 2), ("7 and A", 2), ("**A & 7**", 2), ("the cards A and 7", 2), ("'A', '7'", 2), ("a; 7.", 2),
-     ("A", 3), ("A, 4, 7", 0), ("B", -1), ("B, 7", -1), ("none", -1), ("A, 7, A", 2)],
+    [("A, 7", 1), ("7 and A", 1), ("**A & 7**", 1), ("the cards A and 7", 1), ("'A', '7'", 1), ("a; 7.", 1),
+     ("4, A", 3), ("B, 7", 2), ("A", -1), ("A, 4, 7", -1), ("B", -1), ("none", -1), ("A, 7, A", 1)],
 )
 def test_card_sets_are_read_in_any_order_and_wrong_sets_are_wrong(answer, expected):
     assert WASON.read(DOC, answer) == expected
@@ -104,7 +177,7 @@ def test_hedged_or_unknown_cards_are_invalid(answer):
 
 
 def _doc(condition, gold, matching):
-    return {"choices": ["a", "b", "c", "d", "e"], "gold": gold, "condition": condition,
+    return {"choices": ["a", "b", "c", "d"], "gold": gold, "condition": condition,
             "lure": matching if condition == "abstract" else -1, "matching": matching}
 
 
@@ -129,10 +202,10 @@ def test_the_human_pattern_matches_on_abstract_and_solves_deontic():
     assert scores["content_effect"] == 1.0 and scores["matching_error_share"] == 1.0
 
 
-def test_random_errors_match_a_quarter_of_the_time():
+def test_random_errors_match_a_third_of_the_time():
     scores = play(WASON, "random", WASON.generate(0, 2000), "gen")
-    assert scores["matching_error_share"] == pytest.approx(0.25, abs=0.04)
-    assert abs(scores["content_effect"]) < 3.5 * math.sqrt(2 * 0.16 / 1000)
+    assert scores["matching_error_share"] == pytest.approx(1 / 3, abs=0.04)
+    assert abs(scores["content_effect"]) < 3.5 * math.sqrt(2 * 0.1875 / 1000)
 
 
 @pytest.mark.parametrize(("value", "message"), [(0, "'deontic_contents'"), (4, "'deontic_contents'"), ("2", "'deontic_contents'")])

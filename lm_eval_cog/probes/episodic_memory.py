@@ -25,9 +25,15 @@ person, the wrong episode; Johnson, Hashtroudi & Lindsay, 1993); the attribute o
 *adjacent* line (the nearest line of another person: a contiguity error, Howard &
 Kahana, 2002); one more event's attribute (another person's). ``who``: the key, the
 lure (the person of the nearest line with another person) and two other people of
-the list. ``order_incongruent``: the lure is the event listed first (list position
-read as time). Every option comes from the list, so nothing but the binding of the
-asked event separates the key from the rest. Chance: 1/4, 1/2 for order (mean 1/3).
+the list, all four with as many lines in the record (how often a name occurs is no
+cue). ``order_incongruent``: the lure is the event listed first (list position read as
+time). Every option comes from the list, so nothing but the binding of the asked event
+separates the key from the rest; and the events are chosen so that the key's rank among
+the options in the record's line order (for ``who``, the order of the people's last
+lines) cycles over the four ranks within each condition: "the first / last option the
+record names" is right 1/4 of the time. The key's position among the choices cycles
+too (in the order questions, the earlier event is named first and second equally often).
+Chance: 1/4, 1/2 for order (mean 1/3).
 
 Gen answers are open but parsed strictly: an action / place / name of the banks, or a
 date ("3 March", "March 3rd", "on 3 March"), that is none of the options is wrong
@@ -160,9 +166,76 @@ def _nearest_other(rows: list[int], people: list[int], at: int) -> int:
     raise AssertionError("a list always holds four people")
 
 
+#: Options of the what / when / where / who questions: the key and three foils.
+N_OPTIONS = 4
+#: Records drawn before an item gives up.
+MAX_LISTS = 500
+
+
+def design(index: int) -> tuple[int, int]:
+    """(key rank, key position) of item ``index``, by construction.
+
+    Within each condition (``j`` = the item's count in it) the key's rank among the options in the
+    record's line order (0 = the option whose line comes first; for ``who``, the order of the
+    people's last lines) cycles every item, so that "the r-th option the record names" is right 1/4
+    of the time; the key's position among the choices cycles every item, shifted by one every 4
+    (every (rank, position) pair once in 16 items).
+    """
+    j = index // len(CONDITIONS)
+    return j % N_OPTIONS, (j + j // N_OPTIONS) % N_OPTIONS
+
+
+def _rank(rows: list[int], of: int) -> int:
+    """The rank of ``rows[of]`` among ``rows`` in ascending order."""
+    return sorted(rows).index(rows[of])
+
+
+def _pick_rows(rng: np.random.Generator, people: list[int], rank: int) -> tuple[int, int, int, int] | None:
+    """(asked, lure, adjacent, third) rows of a what / when / where question whose asked line is the
+    ``rank``-th of the four in the record (each attribute is named once, on its line); None if none."""
+    n = len(people)
+    fits = []
+    for asked in range(n):
+        adjacent = _nearest_other(list(range(n)), people, asked)
+        for lure in range(n):
+            if lure == asked or people[lure] != people[asked]:
+                continue
+            for third in range(n):
+                rows = [asked, lure, adjacent, third]
+                if people[third] != people[asked] and third != adjacent and _rank(rows, 0) == rank:
+                    fits.append((asked, lure, adjacent, third))
+    return fits[int(rng.integers(len(fits)))] if fits else None
+
+
+def _pick_who(rng: np.random.Generator, people: list[int], rank: int) -> tuple[int, int, list[int]] | None:
+    """(asked row, lure row, rows of two other people) of a who question: the four people have as
+    many lines each (how often a name occurs is no cue), and the asked person's last line is the
+    ``rank``-th of the four people's last lines (their first lines then fall in any order); None if
+    none."""
+    n = len(people)
+    lines = {p: [r for r in range(n) if people[r] == p] for p in set(people)}
+    fits = []
+    for asked in range(n):
+        lure = _nearest_other(list(range(n)), people, asked)
+        size = len(lines[people[asked]])
+        if len(lines[people[lure]]) != size:
+            continue
+        rest = [p for p in lines if p not in (people[asked], people[lure]) and len(lines[p]) == size]
+        for a in range(len(rest)):
+            for b in range(a + 1, len(rest)):
+                four = [people[asked], people[lure], rest[a], rest[b]]
+                if _rank([lines[p][-1] for p in four], 0) == rank:
+                    fits.append((asked, lure, [lines[rest[a]][0], lines[rest[b]][0]]))
+    if not fits:
+        return None
+    asked, lure, others = fits[int(rng.integers(len(fits)))]
+    return asked, lure, [others[int(k)] for k in rng.permutation(2)]
+
+
 class EpisodicMemory(Probe):
     name = "episodic_memory"
     ability = "working_memory"
+    version = 2.0
     Params = EpisodicMemoryParams
     conditions = CONDITIONS
     lure_conditions = LURE_CONDITIONS
@@ -174,19 +247,25 @@ class EpisodicMemory(Probe):
 
     def item(self, rng: np.random.Generator, params: EpisodicMemoryParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        n = int(rng.integers(params.min_events, params.max_events + 1))
-        names = [NAMES[int(k)] for k in rng.choice(len(NAMES), n // 2, replace=False)]
-        people = _assign_people(rng, n, len(names))
-        persons = [names[p] for p in people]
-        acts = [ACTIONS[int(k)] for k in rng.choice(len(ACTIONS), n, replace=False)]
-        days = [int(d) for d in rng.choice(sum(MONTH_DAYS), n, replace=False)]
-        places = [PLACES[int(k)] for k in rng.choice(len(PLACES), n, replace=False)]
+        for _ in range(MAX_LISTS):
+            n = int(rng.integers(params.min_events, params.max_events + 1))
+            names = [NAMES[int(k)] for k in rng.choice(len(NAMES), n // 2, replace=False)]
+            people = _assign_people(rng, n, len(names))
+            persons = [names[p] for p in people]
+            acts = [ACTIONS[int(k)] for k in rng.choice(len(ACTIONS), n, replace=False)]
+            days = [int(d) for d in rng.choice(sum(MONTH_DAYS), n, replace=False)]
+            places = [PLACES[int(k)] for k in rng.choice(len(PLACES), n, replace=False)]
+            record = {"persons": persons, "actions": [a[0] for a in acts], "dates": [date_text(d) for d in days],
+                      "places": places}
+            if condition.startswith("order"):
+                body = self._order_question(rng, condition, index, persons, acts, days)
+            else:
+                body = self._attribute_question(rng, condition, index, people, record, acts)
+            if body is not None:
+                break
+        else:  # pragma: no cover - a record fits within a few draws
+            raise AssertionError(f"episodic_memory item {index}: no record fits the design")
         lines = [f"{persons[r]} {DASH} {acts[r][0]} ({date_text(days[r])} @ {places[r]})" for r in range(n)]
-        record = {"persons": persons, "actions": [a[0] for a in acts], "dates": [date_text(d) for d in days], "places": places}
-        if condition.startswith("order"):
-            body = self._order_question(rng, condition, persons, acts, days)
-        else:
-            body = self._attribute_question(rng, condition, people, record, acts)
         intro = (
             f"Below is a record of events, one per line, in the form \"name {DASH} what they did (date @ place)\". "
             "The lines are in no particular order; all dates are in the same year.\n\n"
@@ -195,27 +274,27 @@ class EpisodicMemory(Probe):
         return {"prompt": prompt, **body, "condition": condition, "n_events": n, **record}
 
     def _attribute_question(
-        self, rng: np.random.Generator, condition: str, people: list[int], record: dict[str, list[str]],
+        self, rng: np.random.Generator, condition: str, index: int, people: list[int], record: dict[str, list[str]],
         acts: list[tuple[str, str]],
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | None:
+        """The question and options, the key at the rank the design asks among the options' lines
+        (see :func:`design`); None when this record has no such choice of events."""
+        rank, position = design(index)
         n = len(people)
         persons = record["persons"]
         if condition == "who":
-            asked = int(rng.integers(n))
-            lure_row = _nearest_other(list(range(n)), people, asked)
-            rest = sorted({p for p in persons} - {persons[asked], persons[lure_row]})
-            others = [rest[int(k)] for k in rng.choice(len(rest), 2, replace=False)]
-            options = [persons[asked], persons[lure_row], *others]
+            picked = _pick_who(rng, people, rank)
+            if picked is None:
+                return None
+            asked, lure_row, others = picked
+            options = [persons[asked], persons[lure_row], *(persons[r] for r in others)]
             adjacent = -1
             question = f"Who {acts[asked][0]}? Answer with the name only."
         else:
-            twice = sorted({p for p in people if people.count(p) >= 2})
-            person = twice[int(rng.integers(len(twice)))]
-            mine = [r for r in range(n) if people[r] == person]
-            asked, lure_row = (mine[int(k)] for k in rng.choice(len(mine), 2, replace=False))
-            adjacent_row = _nearest_other(list(range(n)), people, asked)
-            rest = [r for r in range(n) if people[r] != person and r != adjacent_row]
-            third = rest[int(rng.integers(len(rest)))]
+            picked = _pick_rows(rng, people, rank)
+            if picked is None:
+                return None
+            asked, lure_row, adjacent_row, third = picked
             field = {"what": "actions", "when": "dates", "where": "places"}[condition]
             options = [record[field][r] for r in (asked, lure_row, adjacent_row, third)]
             adjacent = 2
@@ -225,18 +304,20 @@ class EpisodicMemory(Probe):
                 "when": f"On what date did {name} {base}? Answer with the day and the month, as in the record.",
                 "where": f"Where did {name} {base}? Answer with the place exactly as it is written in the record.",
             }[condition]
-        order = [int(k) for k in rng.permutation(len(options))]
+        foils = [1 + int(k) for k in rng.permutation(len(options) - 1)]
+        order = foils[:position] + [0] + foils[position:]
         return {
             "question": question,
             "choices": [options[k] for k in order],
-            "gold": order.index(0),
+            "gold": position,
             "lure": order.index(1),
             "adjacent": order.index(adjacent) if adjacent != -1 else -1,
             "asked": asked,
         }
 
     def _order_question(
-        self, rng: np.random.Generator, condition: str, persons: list[str], acts: list[tuple[str, str]], days: list[int]
+        self, rng: np.random.Generator, condition: str, index: int, persons: list[str], acts: list[tuple[str, str]],
+        days: list[int],
     ) -> dict[str, Any]:
         want_congruent = condition == "order_congruent"
         while True:  # half of the pairs qualify: two draws on average
@@ -244,14 +325,14 @@ class EpisodicMemory(Probe):
             if (days[first_listed] < days[second_listed]) == want_congruent:
                 break
         earlier = first_listed if want_congruent else second_listed
-        rows = [first_listed, second_listed]
-        rows = [rows[int(k)] for k in rng.permutation(2)]
+        later = second_listed if want_congruent else first_listed
+        gold = (index // len(CONDITIONS)) % 2  # the earlier event is named first and second equally often
+        rows = [later, earlier] if gold else [earlier, later]
         choices = [f"{persons[r]} {acts[r][0]}" for r in rows]
         question = (
             f"Which happened first: \"{choices[0]}\" or \"{choices[1]}\"? "
             "Answer with that event exactly as it is written in the question."
         )
-        gold = rows.index(earlier)
         return {
             "question": question,
             "choices": choices,

@@ -1,20 +1,33 @@
 """False-belief stories, ToMi style (Le et al., 2019; Wimmer & Perner, 1983; Baron-Cohen et al., 1985).
 
-A story: 2-3 agents (names from a bank) and 2-4 containers in one room; every agent
-enters, the object is in container X, and then (optionally) a *distractor* move while
-everyone watches, the departure of agent A (and maybe of a third agent C, before or
-after the move), the *critical move* of the object by agent B, and (optionally) A
-re-entering after the move, which does not show A the past move. Agents see exactly
-the events that happen while they are in the room, and see who else is there.
+A story: 2-3 agents (names from a bank), k containers (3-4 by default) in one room and
+two objects. Every agent enters and the object of the questions is in one container;
+then agent B moves it k - 1 times, through every other container, while the protagonist
+A watches some of the moves and misses others: A's departures and returns fall between
+the moves (a third agent C may stay, leave before the last move or after it). Agents see
+exactly the events that happen while they are in the room, and see who else is there.
+Last, B (who knows where the object is) puts a second object in one container and moves
+it through all the others, in a random order: every container is then named
+as often as any other (once in the room's description, once by each object) and the
+order in which the containers were last named is random, so that "the first / last /
+most often named container" is the key of no question more often than chance (the
+listing sentence names them in a random order too).
+
+What A sees (``seen``, cycled by story so that A's belief is each earlier location
+equally often): with k - 1 = 2 moves A misses the last move having seen neither move
+(belief: the start) or the first only (the first stop); with 3 moves also the first two,
+or the second only (the second stop). The true-belief version of the story is its
+minimal pair after Ullman (2023): one event of A displaced so that A sees the last move
+(A's last departure moved just after it, or A's return just before it, ``variant``), so
+A has then seen both moves, or the last one only (the reverse), as it falls.
 
 The five questions of one story are consecutive documents (``index // 5`` is the
 story, ``index % 5`` the question), one condition each:
 
 * ``first_order_false``: "Where will A look for the ball?" -> where A last saw it; the
   lure is the true location (the reality-based prepotent answer);
-* ``first_order_true``: the true-belief control after Ullman (2023): the same story and
-  question with one event displaced so that A witnesses the critical move (A leaves
-  only after it, or re-enters before it); key = the true location;
+* ``first_order_true``: the same question on the true-belief version; key = the true
+  location;
 * ``second_order_false``: "Where does P think that Q will look for the ball?" for a pair
   whose second-order belief (the location after the last move both P and Q watched) is
   not the true location, which is the lure;
@@ -54,32 +67,33 @@ from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("first_order_false", "first_order_true", "second_order_false", "reality", "memory")
 QUESTIONS_PER_STORY = len(CONDITIONS)
-#: What a third agent does: watches throughout, leaves before the critical move, or after it.
+#: What a third agent does: watches throughout, leaves before the last move, or after it.
 THIRD_AGENT_ROLES = ("stays", "leaves_early", "leaves_late")
 #: How the true-belief version differs from the false-belief one (one event displaced).
 VARIANTS = ("late_leave", "reentry")
 MAX_CONTAINERS = 6
+#: Stories drawn before a task gives up on a new one (a repeat is rare).
+MAX_STORY_DRAWS = 200
 T = TypeVar("T")
 
-#: An event: (kind, agent, source, destination); kinds enter, leave, start (the object
-#: is in a container: everybody present sees it), move.
+#: An event: (kind, agent, thing, destination). Kinds: enter, leave, start (the object of the
+#: questions is in a container: everybody present sees it), put (an agent puts the second object
+#: in a container), move. ``thing`` is "object" (the object of the questions) or "other".
 Event = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
 class FalseBeliefParams:
     """Attributes:
-    min_containers: Fewest containers in a story, 2.. (2).
+    min_containers: Fewest containers in a story, 2.. (3); the object moves once fewer
+        times than there are containers (a 2-container story has one move).
     max_containers: Most containers in a story, min_containers..6 (4).
     three_agents: Probability of a third agent (0.5).
-    distractor: Probability of a distractor move everybody watches before A leaves
-        (0.5); needs at least 3 containers, so that it leaves three distinct locations.
     """
 
-    min_containers: int = 2
+    min_containers: int = 3
     max_containers: int = 4
     three_agents: float = 0.5
-    distractor: float = 0.5
 
     def __post_init__(self) -> None:
         require_int("false_belief", "min_containers", self.min_containers, 2)
@@ -92,28 +106,26 @@ class FalseBeliefParams:
                 f"got {self.max_containers}"
             )
         require_probability("false_belief", "three_agents", self.three_agents)
-        require_probability("false_belief", "distractor", self.distractor)
-        if self.distractor > 0 and self.max_containers < 3:
-            raise ValueError("false_belief parameter 'distractor' must be 0 when max_containers < 3 (it needs 3 containers)")
 
 
 # -- belief tracking ----------------------------------------------------------------------
 
 
 def track(events: Sequence[Event]) -> tuple[str, str, dict[str, str], dict[tuple[str, str], str]]:
-    """Simulate the story: (start location, true location, first-order beliefs per agent,
-    second-order beliefs per (thinker, target)). An agent updates on the moves it watches;
-    P's belief about Q's belief updates on the moves both watch (P sees Q in the room)."""
+    """Simulate the story for the object of the questions: (start location, true location,
+    first-order beliefs per agent, second-order beliefs per (thinker, target)). An agent updates
+    on the moves it watches; P's belief about Q's belief updates on the moves both watch (P sees
+    Q in the room). The second object's events change no belief about it."""
     present: set[str] = set()
     start = where = ""
     first: dict[str, str] = {}
     second: dict[tuple[str, str], str] = {}
-    for kind, agent, _, dst in events:
+    for kind, agent, thing, dst in events:
         if kind == "enter":
             present.add(agent)
         elif kind == "leave":
             present.discard(agent)
-        else:  # start or move: everybody present sees where the object now is
+        elif thing == "object":  # start or move: everybody present sees where it now is
             start = start or dst
             where = dst
             first.update({a: dst for a in present})
@@ -128,14 +140,16 @@ def track(events: Sequence[Event]) -> tuple[str, str, dict[str, str], dict[tuple
 class Story:
     room: str
     obj: str
-    containers: list[str]  # in the story's order of mention
+    other: str  # the second object
+    containers: list[str]  # in the order of the room's description
     options: list[str]  # the same, in the order of the choices
+    path: list[str]  # the object's locations: the start, then after each move
     agents: list[str]  # [A (false belief), B (mover), C (third, optional)]
     false_events: list[Event]
     true_events: list[Event]
+    seen: tuple[bool, ...]  # which moves A watches in the false-belief story
     variant: str
     third_role: str
-    distractor: bool
     pair: tuple[str, str]  # (thinker, target) of the second-order question
 
 
@@ -143,60 +157,101 @@ def _pick(rng: np.random.Generator, bank: Sequence[str], k: int) -> list[str]:
     return [bank[int(j)] for j in rng.choice(len(bank), size=k, replace=False)]
 
 
-def _other(rng: np.random.Generator, containers: Sequence[str], not_this: str) -> str:
-    rest = [c for c in containers if c != not_this]
-    return rest[int(rng.integers(len(rest)))]
-
-
 def _shuffled(rng: np.random.Generator, items: Sequence[T]) -> list[T]:
     return [items[int(j)] for j in rng.permutation(len(items))]
 
 
-def make_story(rng: np.random.Generator, params: FalseBeliefParams) -> Story:
-    """One story family; every draw happens whatever the question, so the five
+def _placed(rng: np.random.Generator, items: Sequence[str], item: str, at: int) -> list[str]:
+    """``items`` in a random order with ``item`` at position ``at``."""
+    rest = _shuffled(rng, [x for x in items if x != item])
+    return rest[:at] + [item] + rest[at:]
+
+
+def story_design(params: FalseBeliefParams, story: int) -> tuple[int, int, str, int]:
+    """(containers, belief stop, variant, cycle count) of story number ``story``, by construction.
+
+    The number of containers cycles over the parameters' range; within each (``u`` = the story's
+    count among those with as many containers) the stop where A last saw the object (0 = the start,
+    j = after move j) cycles over every stop before the last, and the true-belief variant
+    alternates within each stop. ``u`` also places the true location in the order of the room's
+    description, of the second object's path and of the choices (see :func:`make_story`).
+    """
+    n_k = params.max_containers - params.min_containers + 1
+    k = params.min_containers + story % n_k
+    u = story // n_k
+    moves = k - 1
+    return k, u % moves, VARIANTS[(u // moves) % len(VARIANTS)], u
+
+
+def seen_pattern(moves: int, stop: int, alone: bool) -> tuple[bool, ...]:
+    """Which moves A watches in the false-belief story, A's belief being the object's location
+    after move ``stop``: the first ``stop`` moves, or (``alone``, from stop 2) move ``stop`` only;
+    never the last."""
+    if alone and stop >= 2:
+        return tuple(i == stop for i in range(1, moves + 1))
+    return tuple(i <= stop for i in range(1, moves + 1))
+
+
+def make_story(rng: np.random.Generator, params: FalseBeliefParams, story: int = 0) -> Story:
+    """Story family number ``story``; every draw happens whatever the question, so the five
     documents drawn from the same story seed tell the same story."""
-    n_containers = int(rng.integers(params.min_containers, params.max_containers + 1))
+    k, stop, variant, u = story_design(params, story)
+    moves = k - 1
     n_agents = 3 if rng.random() < params.three_agents else 2
     agents = _pick(rng, NAMES, n_agents)
     room = ROOMS[int(rng.integers(len(ROOMS)))]
-    obj = OBJECTS[int(rng.integers(len(OBJECTS)))]
-    containers = _pick(rng, CONTAINERS, n_containers)
-    options = [containers[int(j)] for j in rng.permutation(n_containers)]
-    distractor = n_containers >= 3 and rng.random() < params.distractor
-    variant = VARIANTS[int(rng.integers(len(VARIANTS)))]
+    obj, other = _pick(rng, OBJECTS, 2)
+    path = _pick(rng, CONTAINERS, k)  # the object visits every container once
+    truth = path[-1]
+    # The true location's place in the description, the second object's path and the choices
+    # cycles with u (each over k, shifted by one every k stories); the other containers fall at random.
+    containers = _placed(rng, path, truth, (u + u // k) % k)
+    other_path = _placed(rng, path, truth, u % k)
+    options = _placed(rng, path, truth, (u + u // k + u // k**2) % k)
     third_role = THIRD_AGENT_ROLES[int(rng.integers(len(THIRD_AGENT_ROLES)))] if n_agents == 3 else "none"
+    seen = seen_pattern(moves, stop, bool(rng.integers(2)))
     a, b = agents[0], agents[1]
 
     events: list[Event] = [("enter", name, "", "") for name in _shuffled(rng, agents)]
-    where = containers[int(rng.integers(n_containers))]
-    events.append(("start", "", "", where))
-    if distractor:
-        mover = agents[int(rng.integers(n_agents))]
-        dst = _other(rng, containers, where)
-        events.append(("move", mover, where, dst))
-        where = dst
-    before: list[Event] = [("leave", a, "", "")]
+    events.append(("start", "", "object", path[0]))
+    present = True
+    for i, dst in enumerate(path[1:], 1):
+        before: list[Event] = []
+        if present != seen[i - 1]:
+            before.append(("leave" if present else "enter", a, "", ""))
+            present = seen[i - 1]
+        if i == moves and third_role == "leaves_early":
+            before.append(("leave", agents[2], "", ""))
+        events += _shuffled(rng, before) + [("move", b, "object", dst)]
     after: list[Event] = [("enter", a, "", "")] if variant == "reentry" else []
-    if third_role == "leaves_early":
-        before.append(("leave", agents[2], "", ""))
-    elif third_role == "leaves_late":
+    if third_role == "leaves_late":
         after.append(("leave", agents[2], "", ""))
-    critical = ("move", b, where, _other(rng, containers, where))
-    false_events = events + _shuffled(rng, before) + [critical] + _shuffled(rng, after)
+    events += _shuffled(rng, after)
+    false_events = events + _other_object(b, other_path)
+    critical = ("move", b, "object", truth)
     true_events = _true_version(false_events, critical, a, variant)
 
     _, truth, _, second = track(false_events)
     pairs = [(p, q) for p in agents for q in agents if p != q and second[(p, q)] != truth]
     pair = pairs[int(rng.integers(len(pairs)))]
-    return Story(room, obj, containers, options, agents, false_events, true_events, variant, third_role, distractor, pair)
+    return Story(room, obj, other, containers, options, path, agents, false_events, true_events, seen, variant,
+                 third_role, pair)
+
+
+def _other_object(mover: str, other_path: Sequence[str]) -> list[Event]:
+    """The second object's events, after everything else: the mover, who knows where the object
+    of the questions is, puts it in the first container of ``other_path`` and moves it through the
+    others in turn. Nobody else handles the containers, so that nobody could have seen the object
+    of the questions while doing it (another reading would give another answer)."""
+    return [("put", mover, "other", other_path[0])] + [("move", mover, "other", dst) for dst in other_path[1:]]
 
 
 def _true_version(events: list[Event], critical: Event, a: str, variant: str) -> list[Event]:
     """The minimal pair of the false-belief story: one event of A displaced so that A
-    watches the critical move (A's departure moved just after it, or A's return just
+    watches the last move (A's last departure moved just after it, or A's return just
     before it); the sentences are the same, only their order differs."""
     kind = "leave" if variant == "late_leave" else "enter"
-    k = max(j for j, e in enumerate(events) if e[:2] == (kind, a))  # A's only leave / return
+    k = max(j for j, e in enumerate(events) if e[:2] == (kind, a))  # A's last departure / return
     rest = events[:k] + events[k + 1 :]
     c = rest.index(critical) + (1 if variant == "late_leave" else 0)
     return rest[:c] + [events[k]] + rest[c:]
@@ -213,15 +268,18 @@ def _listing(words: Sequence[str]) -> str:
 def narrate(story: Story, events: Sequence[Event]) -> list[str]:
     """The story's sentences: the containers, then one sentence per event."""
     lines = [f"The {story.room} contains {_listing(story.containers)}."]
-    for kind, agent, src, dst in events:
+    for kind, agent, thing, dst in events:
+        name = story.obj if thing == "object" else story.other
         if kind == "enter":
             lines.append(f"{agent} entered the {story.room}.")
         elif kind == "leave":
             lines.append(f"{agent} left the {story.room}.")
         elif kind == "start":
-            lines.append(f"The {story.obj} is in the {dst}.")
+            lines.append(f"The {name} is in the {dst}.")
+        elif kind == "put":
+            lines.append(f"{agent} put a {name} in the {dst}.")
         else:
-            lines.append(f"{agent} moved the {story.obj} from the {src} to the {dst}.")
+            lines.append(f"{agent} moved the {name} to the {dst}.")
     return lines
 
 
@@ -251,6 +309,7 @@ def _answer(story: Story, condition: str) -> str:
 class FalseBelief(Probe):
     name = "false_belief"
     ability = "theory_of_mind"
+    version = 2.0
     Params = FalseBeliefParams
     conditions = CONDITIONS
     lure_conditions = ("first_order_false", "second_order_false")
@@ -262,25 +321,45 @@ class FalseBelief(Probe):
 
     def generate(self, seed: int, n: int, params: Any = None) -> list[dict[str, Any]]:
         """As :meth:`Probe.generate`, except that :meth:`item` draws from the seed of its
-        story's first document, so the five questions of a story share it; document i
-        still depends only on (``seed``, i), and its ``seed`` field (the reference
+        story's first document, so the five questions of a story share it (a story that repeats
+        an earlier one is drawn again from the same generator); document i still depends only
+        on (``seed``, i) and the documents before it, and its ``seed`` field (the reference
         players' randomness) stays its own."""
         seed = require_int("metadata", "seed", seed, 0)
         n = require_int("metadata", "items", n, 1)
         params = self.make_params() if params is None else params
         docs = []
+        seen: set[str] = set()
+        state: dict[str, Any] = {}
         for index in range(n):
-            story_seed = episode_seed(seed, index - index % QUESTIONS_PER_STORY)
-            body = self.item(np.random.default_rng(story_seed), params, index)
+            if index % QUESTIONS_PER_STORY == 0:
+                state = self._new_story(episode_seed(seed, index), params, index // QUESTIONS_PER_STORY, seen)
+            rng = np.random.default_rng()
+            rng.bit_generator.state = state
+            body = self.item(rng, params, index)
             doc = {"probe": self.name, "index": index, "seed": episode_seed(seed, index), **body}
             self.check_doc(doc)
             docs.append(doc)
         return docs
 
+    def _new_story(self, story_seed: int, params: FalseBeliefParams, story: int, seen: set[str]) -> dict[str, Any]:
+        """The generator state from which story ``story`` is drawn: the story seed's, advanced past
+        any story that tells an earlier story again."""
+        rng = np.random.default_rng(story_seed)
+        for _ in range(MAX_STORY_DRAWS):
+            state = rng.bit_generator.state
+            told = "\n".join(narrate(drawn := make_story(rng, params, story), drawn.false_events))
+            if told not in seen:
+                seen.add(told)
+                return state
+        raise ValueError(
+            f"{self.name}: story {story} repeats an earlier story in {MAX_STORY_DRAWS} draws; ask for fewer items"
+        )
+
     def item(self, rng: np.random.Generator, params: FalseBeliefParams, index: int) -> dict[str, Any]:
-        """Question ``index % 5`` of the story drawn from ``rng`` (the story's generator)."""
+        """Question ``index % 5`` of story ``index // 5``, drawn from ``rng`` (the story's generator)."""
         condition = cycle(CONDITIONS, index)
-        story = make_story(rng, params)
+        story = make_story(rng, params, index // QUESTIONS_PER_STORY)
         events = story.true_events if condition == "first_order_true" else story.false_events
         question = question_text(story, condition)
         prompt = (
@@ -300,9 +379,10 @@ class FalseBelief(Probe):
             "story": index // QUESTIONS_PER_STORY,
             "question": question,
             "agents": list(story.agents),
+            "moves": len(story.path) - 1,
+            "seen": [bool(s) for s in story.seen],
             "variant": story.variant,
             "third_agent": story.third_role,
-            "distractor": bool(story.distractor),
             "true_location": truth,
         }
 

@@ -2,10 +2,23 @@
 
 Item: four cards, each with one visible side, and a conditional rule "if p then q";
 which cards must be turned over to test the rule? The answer is always the p card and
-the not-q card (the only ones that can hide a violation). The options are five card
-sets, named by their visible sides in the order the cards are shown: p; p and q (the
-matching-bias answer, Evans & Lynch, 1973); p and not-q (the key); p, q and not-q;
-all four: the commonest answers in Wason's data (Johnson-Laird & Wason, 1970).
+the not-q card (the only ones that can hide a violation).
+
+Options: the four card pairs that take one card of each side of the rule, named by their
+visible sides in the order the cards are shown: p and not-q (the key); p and q (the
+matching-bias answer, Evans & Lynch, 1973, and with "p" alone the commonest error in
+Wason's data, Johnson-Laird & Wason, 1970); not-p and q; not-p and not-q. Every option
+is a pair and every card is in two of them, so no option stands out by its shape or by
+the cards it shares with the others (a single card, three or four cards, or a pair of
+two letters would be an option the key never is). The options are built to give the
+key no surface cue: the p and not-p cards differ in length, the longer one alternating
+within each condition, while q and not-q are as long as each other (abstract cards are
+one character each): the key is the shortest or longest option as often as any other;
+the cards' display order is chosen so that the key's rank in sorted order (numbers by
+value, then text) cycles over the four ranks and the key is the most and the least
+similar option in spelling (mean edit similarity to the others) 1/4 of the time each;
+its position among the choices cycles too. The cards are shown as ``[A] [K] [4] [7]``,
+so that no option is written in the prompt.
 
 Conditions alternate by index:
 
@@ -15,22 +28,26 @@ Conditions alternate by index:
 * ``deontic``: a permission rule with random content: drinking age (Griggs & Cox,
   1982: "If a person is drinking beer, they must be over 18 years old"), postage
   (Johnson-Laird, Legrenzi & Legrenzi, 1972) or entry vaccination (Cheng & Holyoak,
-  1985), with random drinks, ages, stamps, diseases and a nonce country.
+  1985), with random drinks, ages, stamps, diseases and a nonce country. Postage comes
+  only in the items where p ("sealed") is the longer card, against "open" (see
+  :func:`_contents`).
 
 The ``_gen`` answer is a set of visible sides ("7, A", "A and 7"): order-insensitive;
-a well-formed set of the shown cards that is none of the options (e.g. "K") is
-wrong (-1); anything else (an unknown card, "A or 7", prose) is invalid.
+a well-formed set of the shown cards that is none of the options (e.g. "K", or "A" alone)
+is wrong (-1); anything else (an unknown card, "A or 7", prose) is invalid.
 
 Effects: ``content_effect`` = acc(deontic) - acc(abstract) (> 0: the deontic
 facilitation humans show, about 0.7 in Griggs & Cox 1982; 0 for a content-blind
 logician); ``matching_error_share`` = share of errors (both conditions) that choose
-p and q (1/4 for random errors). The ``prepotent`` player is the human pattern:
+p and q (1/3 for random errors). The ``prepotent`` player is the human pattern:
 matching (p and q, the lure) on abstract items, right on deontic ones: content_effect
-1, matching_error_share 1. Chance is 1/5.
+1, matching_error_share 1. Chance is 1/4.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,20 +61,57 @@ from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("abstract", "deontic")
 ROLES = ("p", "not_p", "q", "not_q")
-#: The card sets offered, by role; the key is ("p", "not_q"), the lure ("p", "q").
-OPTION_SETS = (("p",), ("p", "q"), ("p", "not_q"), ("p", "q", "not_q"), ROLES)
+#: The card sets offered, by role: one card of each side of the rule. The key is
+#: ("p", "not_q"), the lure ("p", "q").
+OPTION_SETS = (("p", "q"), ("p", "not_q"), ("not_p", "q"), ("not_p", "not_q"))
 KEY, MATCHING = ("p", "not_q"), ("p", "q")
+N_OPTIONS = len(OPTION_SETS)
 DEONTIC = ("drinking", "postage", "entry")
 
 VOWELS, CONSONANTS = "AEIU", "BDFGKLMNPRSTVZ"  # no O (zero), no Y (half vowel)
 EVENS, ODDS = "2468", "3579"
-ALCOHOL = ("beer", "wine", "whisky", "cider", "vodka", "rum", "gin")
-SOFT = ("cola", "juice", "water", "milk", "tea", "lemonade", "coffee")
-DISEASES = ("cholera", "typhoid", "measles", "polio", "rabies", "tetanus", "diphtheria")
+ALCOHOL = ("beer", "wine", "whisky", "cider", "vodka", "rum", "gin", "sherry", "brandy")
+SOFT = ("cola", "juice", "water", "milk", "tea", "lemonade", "coffee", "cocoa")
+#: Diseases by length: the needed vaccine and the other one are as long as each other.
+DISEASES = ("mumps", "polio", "rabies", "typhus", "cholera", "typhoid", "measles", "tetanus", "hepatitis", "influenza")
 QUESTION = "Which cards must you turn over"
+TASKS = {
+    "abstract": "to find out whether the rule is true or false for these four cards?",
+    "deontic": "to find out whether anyone is breaking the rule?",
+}
 ANSWER_FORM = (
     "Answer with the visible sides of exactly the cards that must be turned over, separated by commas."
 )
+#: Card sets drawn before an item gives up (one fits in a few draws).
+MAX_DRAWS = 500
+#: Where the key stands among the options by mean spelling similarity to the other options
+#: (normalized edit distance): the most similar ("typical"), the least ("odd"), in between
+#: ("neither"), or all alike ("tie"); by the key's rank in sorted order (the row), four items
+#: each. Every table makes the key the most and the least similar option 1/4 of the time (a
+#: four-way tie counts 1/4) with only the (rank, class) pairs that the display orders of its cards
+#: can give: abstract cards (one character each) tie in most orders and are never odd when second
+#: or third in sorted order; deontic tables differ by which of p and not-p is longer.
+SIMILARITY_CLASSES: dict[tuple[str, bool], tuple[tuple[str, ...], ...]] = {
+    ("abstract", False): (
+        ("odd", "tie", "neither", "tie"),
+        ("typical", "tie", "neither", "tie"),
+        ("typical", "tie", "neither", "tie"),
+        ("odd", "tie", "neither", "tie"),
+    ),
+    ("deontic", False): (
+        ("odd", "typical", "neither", "neither"),
+        ("typical", "neither", "typical", "neither"),
+        ("typical", "neither", "neither", "neither"),
+        ("odd", "odd", "odd", "neither"),
+    ),
+    ("deontic", True): (
+        ("odd", "neither", "odd", "neither"),
+        ("typical", "neither", "typical", "neither"),
+        ("typical", "neither", "typical", "neither"),
+        ("odd", "neither", "odd", "neither"),
+    ),
+}
+SIMILARITY_CLASSES[("abstract", True)] = SIMILARITY_CLASSES[("abstract", False)]
 
 
 @dataclass(frozen=True)
@@ -79,8 +133,30 @@ class WasonParams:
             )
 
 
+def design(index: int) -> tuple[int, str, bool, int]:
+    """(key sort rank, key similarity class, p card longer than not-p, key position) of item
+    ``index``, by construction.
+
+    Within each condition (``j`` = the item's count in it) the key's rank among the options in
+    sorted order (numbers by value, then text) cycles every item and its similarity class
+    (:data:`SIMILARITY_CLASSES`) every 4; whether the p card is longer than the not-p card (which
+    makes the key and the matching pair the two longest options, else the two shortest) alternates
+    every 16 items; the key's position among the choices cycles with the rank, shifted by one every
+    4 and every 16 items (every (rank, position) pair once in 16 items).
+    """
+    j = index // len(CONDITIONS)
+    rank, p_longer = j % N_OPTIONS, bool((j // 16) % 2)
+    similar = SIMILARITY_CLASSES[(cycle(CONDITIONS, index), p_longer)][rank][(j // N_OPTIONS) % N_OPTIONS]
+    return rank, similar, p_longer, (j + j // N_OPTIONS + j // 16) % N_OPTIONS
+
+
 def _pick(rng: np.random.Generator, options: str | tuple[str, ...]) -> str:
     return options[int(rng.integers(len(options)))]
+
+
+def _pick_two(rng: np.random.Generator, options: tuple[str, ...]) -> tuple[str, str]:
+    a, b = (options[int(k)] for k in rng.choice(len(options), 2, replace=False))
+    return a, b
 
 
 def _abstract(rng: np.random.Generator) -> tuple[str, str, dict[str, str]]:
@@ -100,12 +176,15 @@ def _abstract(rng: np.random.Generator) -> tuple[str, str, dict[str, str]]:
     return setting, rule, sides
 
 
-def _deontic(rng: np.random.Generator, content: str) -> tuple[str, str, dict[str, str]]:
-    """(setting, rule, visible side by role) of a permission rule."""
+def _deontic(rng: np.random.Generator, content: str, p_longer: bool) -> tuple[str, str, dict[str, str]] | None:
+    """(setting, rule, visible side by role) of a permission rule whose p card is longer than its
+    not-p card when ``p_longer`` (shorter otherwise) and whose q and not-q cards are as long as
+    each other; None when this draw misses that."""
     if content == "drinking":
         limit = int(_pick(rng, ("18", "21")))
-        drink = _pick(rng, ALCOHOL)
-        sides = {"p": drink, "not_p": _pick(rng, SOFT), "q": str(int(rng.integers(limit + 2, 66))),
+        drink, soft = _pick(rng, ALCOHOL), _pick(rng, SOFT)
+        # Two-digit ages on both sides of the limit.
+        sides = {"p": drink, "not_p": soft, "q": str(int(rng.integers(limit + 2, 66))),
                  "not_q": str(int(rng.integers(13, limit - 1)))}
         setting = ("You are checking that the rules are kept in a bar. Each of four cards shows a person: one side "
                    "says what the person is drinking, the other side the person's age in years.")
@@ -113,25 +192,95 @@ def _deontic(rng: np.random.Generator, content: str) -> tuple[str, str, dict[str
     elif content == "postage":
         high = int(_pick(rng, ("40", "50", "60", "75", "90")))
         low = int(_pick(rng, ("10", "15", "20", "25", "30")))
-        sides = {"p": "sealed", "not_p": "unsealed", "q": f"{high}c", "not_q": f"{low}c"}
+        sides = {"p": "sealed", "not_p": "open", "q": f"{high}c", "not_q": f"{low}c"}
         setting = ("You are checking letters in a post office. Each of four cards shows a letter: one side says "
-                   "whether the envelope is sealed or unsealed, the other side shows its only stamp "
+                   "whether the envelope is sealed or open, the other side shows its only stamp "
                    "(e.g. 10c for a 10-cent stamp).")
         rule = f"If a letter is sealed, it must carry a {high}-cent stamp."
     else:
         country = nonce_word(rng).capitalize()
-        needed, other = (DISEASES[int(k)] for k in rng.permutation(len(DISEASES))[:2])
-        sides = {"p": "entering", "not_p": "transit", "q": needed, "not_q": other}
+        needed, other = _pick_two(rng, DISEASES)
+        transit = "transit" if p_longer else "connecting"  # "entering" is longer than the one, shorter than the other
+        sides = {"p": "entering", "not_p": transit, "q": needed, "not_q": other}
         setting = (f"You are an immigration officer at the airport of {country}. Each of four cards shows a "
-                   f"passenger's form: one side says whether the passenger is entering {country} or only in "
-                   "transit, the other side names the one disease the passenger is vaccinated against.")
+                   f"passenger's form: one side says whether the passenger is entering {country} or only "
+                   f"{'in transit' if transit == 'transit' else 'connecting'}, the other side names the one disease "
+                   "the passenger is vaccinated against.")
         rule = f"If a passenger is entering {country}, they must be vaccinated against {needed}."
+    if len(sides["q"]) != len(sides["not_q"]) or (len(sides["p"]) > len(sides["not_p"])) != p_longer:
+        return None
+    if len(sides["p"]) == len(sides["not_p"]):
+        return None
     return setting, rule, sides
+
+
+def _contents(params: WasonParams, p_longer: bool) -> tuple[str, ...]:
+    """The deontic contents an item draws from. Postage only where p ("sealed") is longer than
+    not-p ("open"): with "unsealed", which contains "sealed", spelling similarity ties the key to
+    the matching pair in a way no display order balances."""
+    contents = DEONTIC[: params.deontic_contents]
+    return contents if p_longer else tuple(c for c in contents if c != "postage")
+
+
+def _option_text(sides: Mapping[str, str], roles: list[str], option: tuple[str, ...]) -> str:
+    """A card set named by its visible sides, in the order the cards are shown."""
+    return ", ".join(sides[r] for r in roles if r in option)
+
+
+def _sort_key(text: str) -> tuple:
+    """Sort order of an option for a reader who sorts them: numbers by value, then text."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.casefold()) for p in re.findall(r"\d+|\D+", text))
+
+
+@functools.lru_cache(maxsize=4096)
+def edit_similarity(a: str, b: str) -> float:
+    """1 - Levenshtein distance / the longer length, case-insensitive."""
+    a, b = a.casefold(), b.casefold()
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for k, y in enumerate(b, 1):
+            prev, row[k] = row[k], min(row[k] + 1, row[k - 1] + 1, prev + (x != y))
+    return 1.0 - row[-1] / max(len(a), len(b), 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def similarity_class(texts: tuple[str, ...], of: int) -> str | None:
+    """``texts[of]``'s place by mean edit similarity to the other texts: "typical" (the most
+    similar, alone), "odd" (the least, alone), "neither" (strictly in between), "tie" (all alike);
+    None when it ties with another text for the most or the least similar (rounded, so that the
+    order of summing cannot break a tie)."""
+    means = [
+        round(sum(edit_similarity(texts[i], texts[k]) for k in range(len(texts)) if k != i) / (len(texts) - 1), 9)
+        for i in range(len(texts))
+    ]
+    if len(set(means)) == 1:
+        return "tie"
+    mine = means[of]
+    if mine not in (max(means), min(means)):
+        return "neither"
+    if means.count(mine) > 1:
+        return None
+    return "typical" if mine == max(means) else "odd"
+
+
+def _display_order(rng: np.random.Generator, sides: Mapping[str, str], rank: int, similar: str) -> list[str] | None:
+    """A display order of the cards (by role) in which the key is the ``rank``-th option in sorted
+    order and of similarity class ``similar``; None if there is none."""
+    key = OPTION_SETS.index(KEY)
+    fits = []
+    for order in itertools.permutations(ROLES):
+        texts = [_option_text(sides, list(order), o) for o in OPTION_SETS]
+        values = [_sort_key(t) for t in texts]
+        if sorted(values).index(values[key]) == rank and similarity_class(tuple(texts), key) == similar:
+            fits.append(list(order))
+    return fits[int(rng.integers(len(fits)))] if fits else None
 
 
 class WasonSelection(Probe):
     name = "wason_selection"
     ability = "logical_reasoning"
+    version = 2.0
     Params = WasonParams
     conditions = CONDITIONS
     lure_conditions = ("abstract",)
@@ -142,28 +291,31 @@ class WasonSelection(Probe):
 
     def item(self, rng: np.random.Generator, params: WasonParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        if condition == "abstract":
-            content = "letters"
-            setting, rule, sides = _abstract(rng)
-            task = "to find out whether the rule is true or false for these four cards?"
-        else:
-            content = _pick(rng, DEONTIC[: params.deontic_contents])
-            setting, rule, sides = _deontic(rng, content)
-            task = "to find out whether anyone is breaking the rule?"
-        roles = [ROLES[int(k)] for k in rng.permutation(len(ROLES))]
+        rank, similar, p_longer, position = design(index)
+        for _ in range(MAX_DRAWS):
+            content = "letters" if condition == "abstract" else _pick(rng, _contents(params, p_longer))
+            drawn = _abstract(rng) if content == "letters" else _deontic(rng, content, p_longer)
+            roles = None if drawn is None else _display_order(rng, drawn[2], rank, similar)
+            if roles is not None:
+                break
+        else:  # pragma: no cover - a card set fits within a few draws
+            raise AssertionError(f"wason_selection item {index}: no cards fit the design")
+        setting, rule, sides = drawn
         cards = [sides[r] for r in roles]
-        options = [OPTION_SETS[int(k)] for k in rng.permutation(len(OPTION_SETS))]
-        choices = [", ".join(sides[r] for r in roles if r in option) for option in options]
+        foils = [o for o in OPTION_SETS if o != KEY]
+        foils = [foils[int(k)] for k in rng.permutation(len(foils))]
+        options = foils[:position] + [KEY] + foils[position:]
+        choices = [_option_text(sides, roles, option) for option in options]
         prompt = (
-            f"{setting} You see one side of each card: {', '.join(cards)}.\nRule: {rule}\n"
-            f"{QUESTION} {task} Turn over only the cards you need.\nOptions:\n"
+            f"{setting} You see one side of each card: {' '.join(f'[{c}]' for c in cards)}.\nRule: {rule}\n"
+            f"{QUESTION} {TASKS[condition]} Turn over only the cards you need.\nOptions:\n"
             + "\n".join(f"- {c}" for c in choices) + f"\n{ANSWER_FORM}"
         )
         matching = options.index(MATCHING)
         return {
             "prompt": prompt,
             "choices": choices,
-            "gold": options.index(KEY),
+            "gold": position,
             "condition": condition,
             "lure": matching if condition == "abstract" else -1,
             "cards": cards,
@@ -172,6 +324,12 @@ class WasonSelection(Probe):
             "content": content,
             "matching": matching,
         }
+
+    def identity(self, doc: Mapping[str, Any]) -> Any:
+        """The prompt with its option lines in sorted order (they are listed one per line)."""
+        block = "\n".join(f"- {c}" for c in doc["choices"])
+        prompt = doc["prompt"].replace(block, "\n".join(f"- {c}" for c in sorted(doc["choices"])))
+        return prompt, frozenset(doc["choices"]), doc["choices"][doc["gold"]], doc["condition"]
 
     def read(self, doc: Mapping[str, Any], answer: str) -> int | None:
         """The option naming the same set of cards, in any order and with any of the
