@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from lm_eval_cog.probes._analogy_bank import NONCE_RELATIONS, NONCE_WORDS, RELATIONS
+from lm_eval_cog.probes._analogy_bank import DOMAINS, NONCE_RELATIONS, NONCE_WORDS, RELATIONS
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
@@ -26,28 +26,37 @@ FACT_PATTERNS = {
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: item 0, tool : action (knife : cut), key -> unlock; "door" is the bank's associate of
-    # key (what a key opens, not what it does); sweep and stir are other tools' actions. Item 1 is a control:
-    # antonyms, rich -> poor, the others other antonyms' tails. Item 2: the facts say "a naff works in a dax"
-    # and "a blick works in a rellet" (key), "a blick is a part of a tiv" (the lure: C's other stated link),
-    # plim and gazzer are the workplaces of cheb and kloff.
-    docs = ANA.generate(0, 3)
+    # Checked by hand (the first item of each condition has its key first, the lure second): item 0,
+    # workplace (surgeon : hospital), key miner -> mine; pickaxe is the miner's tool (the lure: C's
+    # partner by the domain's other relation), bakery and oven the baker's workplace and tool. Item 1
+    # is a control: language, Poland -> Polish; Italian another country's language, Ankara and Paris
+    # other countries' capitals. Item 2: the facts say "a naff works in a dax" and "a blick works in a
+    # rellet" (key), "a blick is a part of a tiv" (the lure: C's other stated link), plim and gazzer are
+    # the workplaces of cheb and kloff. Item 3: "a moke works in a fep" (key); yuzz, quib and gorm are
+    # the workplaces of gazzer, tiv and drin.
+    docs = ANA.generate(0, 4)
     tail = 'Answer with one word.'
     assert [d["prompt"] for d in docs] == [
-        "Complete the analogy: knife is to cut as key is to ?\nOptions: sweep, stir, door, unlock\n"
-        'Choose the option that is related to "key" in the same way as "cut" is related to "knife". ' + tail,
-        "Complete the analogy: fast is to slow as rich is to ?\nOptions: short, cold, dry, poor\n"
-        'Choose the option that is related to "rich" in the same way as "slow" is related to "fast". ' + tail,
+        "Complete the analogy: surgeon is to hospital as miner is to ?\nOptions: mine, pickaxe, bakery, oven\n"
+        'Choose the option that is related to "miner" in the same way as "hospital" is related to "surgeon". ' + tail,
+        "Complete the analogy: Germany is to German as Poland is to ?\nOptions: Polish, Ankara, Italian, Paris\n"
+        'Choose the option that is related to "Poland" in the same way as "German" is related to "Germany". ' + tail,
         "Here are some facts about a made-up world:\n- a naff works in a dax.\n- a kloff works in a gazzer.\n"
         "- a cheb works in a plim.\n- a blick works in a rellet.\n- a naff is a part of a slaff.\n"
         "- a wug works in a wopp.\n- a blick is a part of a tiv.\nUsing only these facts, answer the question.\n"
-        "Complete the analogy: naff is to dax as blick is to ?\nOptions: tiv, plim, gazzer, rellet\n"
+        "Complete the analogy: naff is to dax as blick is to ?\nOptions: rellet, tiv, gazzer, plim\n"
         'Choose the option that is related to "blick" in the same way as "dax" is related to "naff". ' + tail,
+        "Here are some facts about a made-up world:\n- a mup lives in a lunt.\n- a drin works in a gorm.\n"
+        "- a tiv works in a quib.\n- a moke lives in a nuv.\n- a mup works in a pell.\n- a gazzer works in a yuzz.\n"
+        "- a moke works in a fep.\nUsing only these facts, answer the question.\n"
+        "Complete the analogy: mup is to pell as moke is to ?\nOptions: fep, yuzz, quib, gorm\n"
+        'Choose the option that is related to "moke" in the same way as "pell" is related to "mup". ' + tail,
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["sweep", "stir", "door", "unlock"], 3, "semantic_lure", 2),
-        (["short", "cold", "dry", "poor"], 3, "semantic_control", -1),
-        (["tiv", "plim", "gazzer", "rellet"], 3, "nonce_lure", 0),
+        (["mine", "pickaxe", "bakery", "oven"], 0, "semantic_lure", 1),
+        (["Polish", "Ankara", "Italian", "Paris"], 0, "semantic_control", -1),
+        (["rellet", "tiv", "gazzer", "plim"], 0, "nonce_lure", 1),
+        (["fep", "yuzz", "quib", "gorm"], 0, "nonce_control", -1),
     ]
 
 
@@ -72,14 +81,13 @@ def _bank_pairs() -> dict[tuple[str, str], set[str]]:
 def test_keys_re_derived_from_the_bank_or_the_stated_facts(seed):
     docs = ANA.generate(seed, 400)
     bank = _bank_pairs()
-    associates = {(h, x) for rows in RELATIONS.values() for h, _, x in rows}
     for doc in docs:
         a, b, c, shown = QUESTION.search(doc["prompt"]).groups()
         options = shown.split(", ")
         assert options == doc["choices"] and len(set(options)) == 4 and not {a, b, c} & set(options)
         if doc["condition"].startswith("semantic"):
+            # Every associate is a bank pair of the domain's other relation (see the bank test).
             links = {(h, t, r) for (h, t), rels in bank.items() for r in rels}
-            links |= {(h, t, "associate") for h, t in associates}
             assert "facts" not in doc["prompt"]
         else:
             links = {(h, t, r) for r, h, t in _stated_facts(doc["prompt"])}
@@ -90,15 +98,25 @@ def test_keys_re_derived_from_the_bank_or_the_stated_facts(seed):
         linked = [k for k, o in enumerate(options) if any((x, y) in {(c, o), (o, c)} for x, y, _ in links)]
         if doc["condition"].endswith("lure"):
             lure = options[doc["lure"]]
-            # the bank's associate of C, or a stated fact of another relation
+            # C's partner by the domain's other relation, or a stated fact of another relation
             assert {r for h, t, r in links if (h, t) == (c, lure)} - relations
             assert sorted(linked) == sorted([doc["gold"], doc["lure"]])
         else:
             assert linked == [doc["gold"]] and doc["lure"] == -1
-        # The other options are tails of the same relation (the key's kind of word), linked to other heads.
-        for k, o in enumerate(options):
-            if k not in (doc["gold"], doc["lure"]):
-                assert any(t == o and r in relations and h not in (a, c) for h, t, r in links)
+        # The other options are linked to other heads: in nonce items tails of the analogy's relation; in
+        # semantic items one tail of it and one of the domain's other relation, so that every semantic item
+        # holds two words of each kind, and in lure items the two others share a head (as key and lure do).
+        others = [o for k, o in enumerate(options) if k not in (doc["gold"], doc["lure"])]
+        owners = [{(h, r) for h, t, r in links if t == o and h not in (a, c)} for o in others]
+        assert all(owners)
+        if doc["condition"].startswith("nonce"):
+            assert all(r in relations for own in owners for _, r in own)
+        else:
+            domain = next(rels for rels, _ in DOMAINS.values() if set(relations) <= set(rels))
+            kinds = [r for k, o in enumerate(options) for h, t, r in links if t == o and r in domain]
+            assert sorted(Counter(kinds).values()) == [2, 2]
+            if doc["condition"] == "semantic_lure":
+                assert {h for own in owners for h, _ in own} == {next(iter(owners[0]))[0]}
     assert Counter(d["condition"] for d in docs) == {cond: 100 for cond in ANA.conditions}
 
 
@@ -107,7 +125,7 @@ def test_bank_pairs_are_unique_and_no_option_fits_a_relation_twice():
     assert all(len(rels) == 1 for rels in bank.values())  # a (head, tail) pair has one relation
     for relation, rows in RELATIONS.items():
         heads, tails, assocs = zip(*rows)
-        assert len(rows) >= 5  # A : B, C : D and three more tails for a control item
+        assert len(rows) >= 5  # the rows of A, C and three other heads (a control item)
         assert len(set(heads)) == len(heads) and len(set(tails)) == len(tails)
         assert not set(assocs) & set(tails) and not set(assocs) & set(heads), relation
         for head, tail, assoc in rows:
@@ -115,14 +133,45 @@ def test_bank_pairs_are_unique_and_no_option_fits_a_relation_twice():
             # No other tail of the relation is linked to this head anywhere in the bank, either way round.
             for other in set(tails) - {tail}:
                 assert (head, other) not in bank and (other, head) not in bank, (relation, head, other)
-            # The associate is linked by another relation at most (dog - puppy), never by this one.
+            # The associate is the head's partner by the domain's other relation (cat - meow), never by this one.
             assert relation not in bank.get((head, assoc), set()) | bank.get((assoc, head), set())
+            assert len(bank.get((head, assoc), set())) == 1
     words = [w for rows in RELATIONS.values() for row in rows for w in row]
     assert all(re.fullmatch(r"[A-Za-z]+", w) for w in words)  # one-word answers
     assert not {w.casefold() for w in words} & set(NONCE_WORDS)
     assert len(set(NONCE_WORDS)) == len(NONCE_WORDS) >= 10 + 5
     assert all(w[0] not in "aeiou" for w in NONCE_WORDS)  # "a blick", never "a ablick"
     assert set(NONCE_RELATIONS) == set(FACT_PATTERNS)
+
+
+def test_key_and_lure_places_cycle_within_each_condition():
+    # 480 items = 120 per condition: the key at each place 30 times; the associate 1, 2 and 3 places
+    # after it 40 times each.
+    docs = ANA.generate(3, 480)
+    for cond in ANA.conditions:
+        cell = [d for d in docs if d["condition"] == cond]
+        assert Counter(d["gold"] for d in cell) == {k: 30 for k in range(4)}
+        if cond.endswith("lure"):
+            assert Counter((d["lure"] - d["gold"]) % 4 for d in cell) == {1: 40, 2: 40, 3: 40}
+            assert Counter(d["lure"] for d in cell) == {k: 30 for k in range(4)}
+
+
+def test_every_lure_word_is_a_key_elsewhere_as_often_as_other_words():
+    # The associate of a semantic item is a tail of the domain's other relation, so the words offered as
+    # lures are the words offered as keys: a lure's text does not give it away.
+    bank_tails = {t for rows in RELATIONS.values() for _, t, _ in rows}
+    assert {x for rows in RELATIONS.values() for _, _, x in rows} == bank_tails
+    docs = [d for d in ANA.generate(6, 4000) if d["condition"].startswith("semantic")]
+    keys = Counter(d["choices"][d["gold"]] for d in docs)
+    lures = Counter(d["choices"][d["lure"]] for d in docs if d["lure"] != -1)
+    assert set(lures) <= set(keys) and set(keys) == bank_tails
+    mean = len(docs) / len(bank_tails)
+    assert all(0.4 * mean < n < 1.8 * mean for n in keys.values())
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = ANA.generate(0, 1200)
+    assert len({ANA.identity(d) for d in docs}) == 1200
 
 
 def _doc(condition, lure=1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -22,40 +23,42 @@ QUESTIONS = {
 
 def test_first_items_of_seed_0_are_pinned():
     docs = LADDER.generate(0, 3)
+    head = "Four binary variables (each 0 or 1) describe the units of a population: "
+    links = " There are no other causal links and no hidden common causes.\nProbabilities:\n"
     assert [d["prompt"] for d in docs] == [
-        ("Three binary variables (each 0 or 1) describe the units of a population: vibil, drotes and piblin.\n"
-        "Causal structure: piblin causes vibil; vibil causes drotes; piblin causes drotes. There are no other causal "
-        "links and no hidden common causes.\nProbabilities:\nP(piblin = 1) = 0.37\nP(vibil = 1 | piblin = 0) = 0.37\n"
-        "P(vibil = 1 | piblin = 1) = 0.68\nP(drotes = 1 | vibil = 0, piblin = 0) = 0.77\n"
-        "P(drotes = 1 | vibil = 0, piblin = 1) = 0.25\nP(drotes = 1 | vibil = 1, piblin = 0) = 0.88\n"
-        "P(drotes = 1 | vibil = 1, piblin = 1) = 0.33\nQuestion: Is drotes = 1 more likely among units observed with "
-        "vibil = 1 than among units observed with vibil = 0? Answer yes or no."),
-        ("Three binary variables (each 0 or 1) describe the units of a population: ditrod, drafub and buvug.\n"
-        "Causal structure: buvug causes ditrod; ditrod causes drafub; buvug causes drafub. There are no other causal "
-        "links and no hidden common causes.\nProbabilities:\nP(buvug = 1) = 0.74\nP(ditrod = 1 | buvug = 0) = 0.31\n"
-        "P(ditrod = 1 | buvug = 1) = 0.83\nP(drafub = 1 | ditrod = 0, buvug = 0) = 0.61\n"
-        "P(drafub = 1 | ditrod = 0, buvug = 1) = 0.92\nP(drafub = 1 | ditrod = 1, buvug = 0) = 0.28\n"
-        "P(drafub = 1 | ditrod = 1, buvug = 1) = 0.90\nQuestion: If ditrod were set to 1 by an intervention, would "
-        "drafub = 1 be more likely than if ditrod were set to 0 by an intervention? Answer yes or no."),
-        ("Three binary variables (each 0 or 1) describe the units of a population: motul, karol and povon.\n"
-        "Causal structure: povon causes motul; motul causes karol; povon causes karol. There are no other causal "
-        "links and no hidden common causes.\nProbabilities:\nP(povon = 1) = 0.37\nP(motul = 1 | povon = 0) = 0.91\n"
-        "P(motul = 1 | povon = 1) = 0.41\nP(karol = 1 | motul = 0, povon = 0) = 0.16\n"
-        "P(karol = 1 | motul = 0, povon = 1) = 0.71\nP(karol = 1 | motul = 1, povon = 0) = 0.48\n"
-        "P(karol = 1 | motul = 1, povon = 1) = 0.43\nQuestion: Consider the units that actually have motul = 1. "
-        "For these units, is karol = 1 more likely than it would have been had their motul been set to 0? "
-        "Answer yes or no."),
+        (head + "blistid, depim, troglub and zekrak.\nCausal structure: troglub causes blistid; blistid causes "
+        "zekrak; zekrak causes depim; troglub causes depim." + links + "P(troglub = 1) = 0.17\n"
+        "P(blistid = 1 | troglub = 0) = 0.20\nP(blistid = 1 | troglub = 1) = 0.81\nP(zekrak = 1 | blistid = 0) = 0.16\n"
+        "P(zekrak = 1 | blistid = 1) = 0.80\nP(depim = 1 | zekrak = 0, troglub = 0) = 0.56\n"
+        "P(depim = 1 | zekrak = 0, troglub = 1) = 0.90\nP(depim = 1 | zekrak = 1, troglub = 0) = 0.45\n"
+        "P(depim = 1 | zekrak = 1, troglub = 1) = 0.82\nQuestion: Is depim = 1 more likely among units observed "
+        "with blistid = 1 than among units observed with blistid = 0? Answer yes or no."),
+        (head + "madrax, gufim, volir and glelup.\nCausal structure: volir causes madrax; madrax causes glelup; "
+        "glelup causes gufim; volir causes gufim." + links + "P(volir = 1) = 0.49\nP(madrax = 1 | volir = 0) = 0.84\n"
+        "P(madrax = 1 | volir = 1) = 0.12\nP(glelup = 1 | madrax = 0) = 0.76\nP(glelup = 1 | madrax = 1) = 0.12\n"
+        "P(gufim = 1 | glelup = 0, volir = 0) = 0.31\nP(gufim = 1 | glelup = 0, volir = 1) = 0.77\n"
+        "P(gufim = 1 | glelup = 1, volir = 0) = 0.18\nP(gufim = 1 | glelup = 1, volir = 1) = 0.59\n"
+        "Question: If madrax were set to 1 by an intervention, would gufim = 1 be more likely than if madrax "
+        "were set to 0 by an intervention? Answer yes or no."),
+        (head + "gezat, lugim, drirum and vodrob.\nCausal structure: drirum causes gezat; gezat causes vodrob; "
+        "vodrob causes lugim; drirum causes lugim." + links + "P(drirum = 1) = 0.13\nP(gezat = 1 | drirum = 0) = 0.19\n"
+        "P(gezat = 1 | drirum = 1) = 0.74\nP(vodrob = 1 | gezat = 0) = 0.88\nP(vodrob = 1 | gezat = 1) = 0.05\n"
+        "P(lugim = 1 | vodrob = 0, drirum = 0) = 0.85\nP(lugim = 1 | vodrob = 0, drirum = 1) = 0.42\n"
+        "P(lugim = 1 | vodrob = 1, drirum = 0) = 0.78\nP(lugim = 1 | vodrob = 1, drirum = 1) = 0.30\n"
+        "Question: Consider the units that actually have gezat = 1. For these units, is lugim = 1 more likely "
+        "than it would have been had their gezat been set to 0? Answer yes or no."),
     ]
-    # Checked by hand (Z the confounder, X the treatment, Y the outcome of each item):
-    # 0: P(X=1) = .63*.37 + .37*.68 = .4847; P(Y|X=1) = (.2331*.88 + .2516*.33)/.4847 = .5945,
-    #    P(Y|X=0) = (.3969*.77 + .1184*.25)/.5153 = .6505: association -.056 -> "no";
-    #    (ATE = .63*.11 + .37*.08 = +.0989: a reversal, but rung 1 asks the association: no lure).
-    # 1: ATE = .26*(.28-.61) + .74*(.90-.92) = -.1006 -> "no"; association = .5753/.6948 -
-    #    .2252/.3052 = .8281 - .7378 = +.0903 -> the lure is "yes".
-    # 2: ETT = P(Z=0|X=1)*(.48-.16) + P(Z=1|X=1)*(.43-.71) = (.5733*.32 - .1517*.28)/.725 = +.1945
-    #    -> "yes"; association -.127 -> the lure is "no".
+    # Checked by hand for item 1 (a chain: Z = volir confounds X = madrax and Y = gufim; X acts on Y
+    # only through W = glelup). P(Y | w, z) averaged over w ~ P(W | x): x = 1 (P(W=1) = .12): z = 0
+    # .88*.31 + .12*.18 = .2944, z = 1 .88*.77 + .12*.59 = .7484; x = 0 (P(W=1) = .76): z = 0 .2112,
+    # z = 1 .6332. ATE = .51*(.2944 - .2112) + .49*(.7484 - .6332) = +.0989 -> "yes". Association:
+    # P(X=1) = .51*.84 + .49*.12 = .4872, P(Z=1 | X=1) = .0588/.4872 = .1207, P(Z=1 | X=0) =
+    # .4312/.5128 = .8409; P(Y | X=1) = .8793*.2944 + .1207*.7484 = .3492, P(Y | X=0) = .1591*.2112 +
+    # .8409*.6332 = .5661: -.2169 -> the lure is "no". Items 0 and 2 are chains with reversals too:
+    # item 0 association +.079 (rung 1: "yes"; ATE -.067, ETT -.062), item 2 association -.079, ATE
+    # +.063, ETT +.073 (rung 3: "yes", the lure "no"); the enumeration test recomputes every item.
     assert [(d["condition"], d["gold"], d["lure"], d["structure"], d["reversal"]) for d in docs] == [
-        ("rung1", 1, -1, "confounder", True), ("rung2", 1, 0, "confounder", True), ("rung3", 0, 1, "confounder", True)
+        ("rung1", 0, -1, "chain", True), ("rung2", 0, 1, "chain", True), ("rung3", 0, 1, "chain", True)
     ]
     assert all(d["choices"] == ["yes", "no"] for d in docs)
 
@@ -107,7 +110,7 @@ def test_every_key_matches_exact_enumeration_of_the_stated_joint():
     docs = LADDER.generate(11, 300)
     for doc in docs:
         parents, cpts, rung, x, y = _parse(doc["prompt"])
-        assert rung == doc["condition"] and len(parents) == 3
+        assert rung == doc["condition"] and len(parents) == (3 if doc["structure"] == "confounder" else 4)
         assoc = _p_y(parents, cpts, x, y, seen=1) - _p_y(parents, cpts, x, y, seen=0)
         ate = _p_y(parents, cpts, x, y, do=1) - _p_y(parents, cpts, x, y, do=0)
         assert _p_y(parents, cpts, x, y, seen=1, do=1) == pytest.approx(_p_y(parents, cpts, x, y, seen=1))  # consistency
@@ -116,13 +119,16 @@ def test_every_key_matches_exact_enumeration_of_the_stated_joint():
         asked = {"rung1": assoc, "rung2": ate, "rung3": ett}[rung]
         assert doc["gold"] == (0 if asked > 0 else 1)
         assert doc["associational"] == (0 if assoc > 0 else 1)
-        confounded = bool(parents[x])  # only a parent of X opens a backdoor path here
+        # Every structure has a backdoor path: a parent of X that is also an ancestor of Y.
+        ancestors_of_y, frontier = set(), {y}
+        while frontier:
+            frontier = {p for v in frontier for p in parents[v]} - ancestors_of_y
+            ancestors_of_y |= frontier
+        assert set(parents[x]) & ancestors_of_y
         if doc["reversal"]:
-            assert confounded and (assoc > 0) != (ate > 0) and (assoc > 0) != (ett > 0)
+            assert (assoc > 0) != (ate > 0) and (assoc > 0) != (ett > 0)
         else:
             assert (assoc > 0) == (ate > 0) == (ett > 0)
-        if not confounded:
-            assert assoc == pytest.approx(ate) and ate == pytest.approx(ett)
         disagree = doc["associational"] != doc["gold"]
         assert doc["lure"] == (doc["associational"] if disagree and rung != "rung1" else -1)
     assert {d["structure"] for d in docs} == {"chain", "fork", "collider", "mediator", "confounder"}
@@ -130,7 +136,7 @@ def test_every_key_matches_exact_enumeration_of_the_stated_joint():
     for rung in ("rung1", "rung2", "rung3"):
         assert sum(d["reversal"] for d in docs if d["condition"] == rung) == 50
     golds = [d["gold"] for d in docs]
-    assert 0.35 < golds.count(0) / len(golds) < 0.65  # yes and no both common
+    assert golds.count(0) == golds.count(1)  # yes and no alternate
 
 
 def _doc(condition: str, gold: int, associational: int, reversal: bool) -> dict:
@@ -191,7 +197,38 @@ def test_reversal_share_is_exact_per_rung():
         docs = LADDER.generate(2, 90, LADDER.make_params({"reversal_share": share}))
         for rung in ("rung1", "rung2", "rung3"):
             assert sum(d["reversal"] for d in docs if d["condition"] == rung) == expected
-        assert all(d["structure"] == "confounder" for d in docs if d["reversal"])
+        if 0 < share < 1:  # reversals in every structure, not in one kind of graph
+            assert {d["structure"] for d in docs if d["reversal"]} == set(LADDER_STRUCTURES)
+
+
+LADDER_STRUCTURES = ("chain", "fork", "collider", "mediator", "confounder")
+
+
+def test_neither_the_structure_nor_the_association_predicts_a_causal_key():
+    # 600 items per rung: in every structure of rungs 2 and 3, the associational answer is right on exactly
+    # half the items (the reversals are the other half), and so is flipping it on that structure; the key is
+    # yes on half the reversals and half the agreements; a constant answer scores 1/2 in every cell.
+    docs = LADDER.generate(7, 1800)
+    for rung in ("rung2", "rung3"):
+        cell = [d for d in docs if d["condition"] == rung]
+        assert sum(d["associational"] == d["gold"] for d in cell) == len(cell) // 2
+        for structure in LADDER_STRUCTURES:
+            items = [d for d in cell if d["structure"] == structure]
+            assert len(items) == 120
+            assert sum(d["associational"] == d["gold"] for d in items) == 60  # association and its flip: 1/2
+            assert Counter((d["reversal"], d["gold"]) for d in items) == {
+                (r, g): 30 for r in (True, False) for g in (0, 1)
+            }
+    for rung in LADDER.conditions:
+        assert Counter(d["gold"] for d in docs if d["condition"] == rung) == {0: 300, 1: 300}
+        for parity in (0, 1):
+            golds = Counter(d["gold"] for d in docs if d["condition"] == rung and d["index"] % 2 == parity)
+            assert golds[0] == golds[1]
+
+
+def test_no_two_items_are_the_same():
+    docs = LADDER.generate(0, 1200)
+    assert len({LADDER.identity(d) for d in docs}) == 1200
 
 
 def test_a_wider_margin_is_kept():
@@ -204,7 +241,16 @@ def test_decorated_yes_no_reads(answer, expected):
     assert LADDER.read(_doc("rung2", 0, 1, True), answer) == expected
 
 
-@pytest.mark.parametrize("answer", ["yes or no", "Yes, because the effect is positive", "", "probably yes", "y", "0"])
+@pytest.mark.parametrize(("answer", "expected"), [("Yes, because the effect is positive", 0), ("No (the ATE is negative)", 1)])
+def test_an_explanation_after_the_answer_is_dropped_by_the_shared_rule(answer, expected):
+    """lm_eval_cog.answers: the answer is exactly yes/no once a trailing explanation is dropped."""
+    doc = _doc("rung2", 0, 1, True)
+    assert LADDER.read_answer(doc, answer) == expected
+    assert LADDER.score_gen(doc, answer)["invalid_rate"] == 0.0
+    assert LADDER.read_answer(doc, answer.replace(",", "?,").replace(" (", "? (")) is None  # hedged: "Yes?, because"
+
+
+@pytest.mark.parametrize("answer", ["yes or no", "", "probably yes", "y", "0", "not yes"])
 def test_hedged_or_explained_answers_are_invalid(answer):
     doc = _doc("rung2", 0, 1, True)
     assert LADDER.read(doc, answer) is None

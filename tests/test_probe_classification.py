@@ -4,6 +4,7 @@ the prompt's rules and feature distances from its text, effects by hand, the exe
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -28,49 +29,71 @@ def _prompt(rules: list[str], shown: list[str], new: str, names: list[str]) -> s
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand:
-    # 0: blue, triangular, spiky, striped: blue -> dorp; not round (dax, kiki), neither furry nor plain
-    #    (gazzer). Every exemplar differs from it in >= 2 features (the dorps: shape+surface,
-    #    surface+pattern): rule_only, no lure.
-    # 1: blue, square, furry, plain: blue -> kiki; not spotted, not smooth, not spiky/triangular. It differs
-    #    only in pattern from "blue, square, furry, striped: kiki" and in >= 2 from the others: positive_match.
-    # 2: blue, triangular, smooth, striped: triangular -> vosk; not round/red, not furry, not plain. It
-    #    differs only in shape from "blue, round, smooth, striped: zav", which the rule "round or red" no
-    #    longer fits: negative_match, the lure is zav (index 1).
+    # Checked by hand (the first items of each (condition, rule type) cell have the key first):
+    # 0: red, square, spiky, striped: square -> tulver; not triangular (zav, tufa), neither plain nor
+    #    furry (gazzer). Every exemplar differs from it in >= 2 features (the tulvers: 3 and 2, the
+    #    zavs: shape+pattern, colour+shape): rule_only, no lure.
+    # 1: blue, round, furry, plain: plain -> yim; not red (gazzer), not green (modi), neither spotted
+    #    nor smooth (dax). It differs only in shape from "blue, square, furry, plain: yim" and in >= 2
+    #    from the others: positive_match.
+    # 2: blue, round, smooth, spotted: blue -> sorf; not square (modi), not red (gorp), neither furry nor
+    #    plain (wug). It differs only in colour from "red, round, smooth, spotted: gorp", which the rule
+    #    "round and red" no longer fits: negative_match, the lure is gorp (index 2).
     docs = CLASS.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
         _prompt(
-            ["dax is any object that is round and striped", "dorp is any object that is blue",
-             "kiki is any object that is round and not striped", "gazzer is any object that is furry or plain (or both)"],
-            ["green, triangular, furry, spotted: gazzer", "red, round, spiky, striped: dax",
-             "green, round, smooth, striped: dax", "red, round, spiky, spotted: kiki",
-             "blue, triangular, smooth, spotted: dorp", "green, round, spiky, spotted: kiki",
-             "red, triangular, furry, spotted: gazzer", "blue, square, smooth, striped: dorp"],
-            "blue, triangular, spiky, striped", ["dax", "dorp", "kiki", "gazzer"],
+            ["tulver is any object that is square", "zav is any object that is triangular and not smooth",
+             "tufa is any object that is triangular and blue", "gazzer is any object that is plain or furry (or both)"],
+            ["blue, triangular, smooth, striped: tufa", "green, square, smooth, spotted: tulver",
+             "red, triangular, spiky, spotted: zav", "green, triangular, spiky, striped: zav",
+             "blue, triangular, smooth, spotted: tufa", "green, round, furry, spotted: gazzer",
+             "green, round, smooth, plain: gazzer", "blue, square, spiky, spotted: tulver"],
+            "red, square, spiky, striped", ["tulver", "zav", "tufa", "gazzer"],
         ),
         _prompt(
-            ["wug is any object that is spotted and red", "nelk is any object that is smooth and not red",
-             "gorp is any object that is spiky or triangular (or both)", "kiki is any object that is blue"],
-            ["blue, round, furry, striped: kiki", "red, square, smooth, spotted: wug", "red, round, furry, spotted: wug",
-             "green, square, spiky, plain: gorp", "green, round, smooth, plain: nelk", "green, square, smooth, plain: nelk",
-             "red, round, spiky, striped: gorp", "blue, square, furry, striped: kiki"],
-            "blue, square, furry, plain", ["wug", "nelk", "gorp", "kiki"],
+            ["yim is any object that is plain", "gazzer is any object that is red and not spotted",
+             "modi is any object that is green and round", "dax is any object that is spotted or smooth (or both)"],
+            ["blue, square, smooth, striped: dax", "green, round, furry, striped: modi",
+             "red, triangular, spiky, striped: gazzer", "green, triangular, furry, plain: yim",
+             "blue, square, furry, plain: yim", "green, square, furry, spotted: dax",
+             "red, round, furry, striped: gazzer", "green, round, spiky, striped: modi"],
+            "blue, round, furry, plain", ["yim", "gazzer", "modi", "dax"],
         ),
         _prompt(
-            ["dorp is any object that is square and plain", "zav is any object that is round or red (or both)",
-             "kiki is any object that is furry and not plain", "vosk is any object that is triangular"],
-            ["blue, round, smooth, striped: zav", "blue, square, spiky, plain: dorp", "green, square, furry, spotted: kiki",
-             "blue, triangular, furry, plain: vosk", "blue, square, furry, plain: dorp",
-             "blue, square, furry, striped: kiki", "green, triangular, smooth, spotted: vosk",
-             "red, round, spiky, plain: zav"],
-            "blue, triangular, smooth, striped", ["dorp", "zav", "kiki", "vosk"],
+            ["sorf is any object that is blue", "modi is any object that is square and not plain",
+             "gorp is any object that is round and red", "wug is any object that is furry or plain (or both)"],
+            ["red, round, smooth, spotted: gorp", "red, square, smooth, plain: wug",
+             "red, round, spiky, striped: gorp", "blue, triangular, spiky, striped: sorf",
+             "red, triangular, furry, striped: wug", "blue, triangular, smooth, striped: sorf",
+             "red, square, smooth, striped: modi", "green, square, spiky, spotted: modi"],
+            "blue, round, smooth, spotted", ["sorf", "modi", "gorp", "wug"],
         ),
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"], d["rule_type"]) for d in docs] == [
-        (["dax", "dorp", "kiki", "gazzer"], 1, "rule_only", -1, "single_feature"),
-        (["wug", "nelk", "gorp", "kiki"], 3, "positive_match", -1, "single_feature"),
-        (["dorp", "zav", "kiki", "vosk"], 3, "negative_match", 1, "single_feature"),
+        (["tulver", "zav", "tufa", "gazzer"], 0, "rule_only", -1, "single_feature"),
+        (["yim", "gazzer", "modi", "dax"], 0, "positive_match", -1, "single_feature"),
+        (["sorf", "modi", "gorp", "wug"], 0, "negative_match", 2, "single_feature"),
     ]
+
+
+def test_key_place_cycles_within_every_condition_and_rule_type():
+    # 480 items = 3 conditions x 4 rule types x 4 places x 10: the key's rule is listed at each place
+    # equally often in every (condition, rule type) cell.
+    docs = CLASS.generate(2, 480)
+    cells = Counter((d["condition"], d["rule_type"], d["gold"]) for d in docs)
+    assert cells == {(c, t, g): 10 for c in CLASS.conditions for t in CLASS_RULE_TYPES for g in range(4)}
+    # The lure (negative_match) is never the key and sits at each of the other places.
+    lures = Counter((d["gold"] - d["lure"]) % 4 for d in docs if d["condition"] == "negative_match")
+    assert set(lures) == {1, 2, 3} and min(lures.values()) > 25
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = CLASS.generate(0, 1200)
+    assert len({CLASS.identity(d) for d in docs}) == 1200
+    # Up to option order also means up to the order the rules (and the exemplars) are listed in; the
+    # last line names the options in their order.
+    canonical = {("\n".join(sorted(d["prompt"].splitlines()[:-1])), d["choices"][d["gold"]]) for d in docs}
+    assert len(canonical) == 1200
 
 
 # -- an independent reading of the prompt: rules as predicates over sets of feature words ------------

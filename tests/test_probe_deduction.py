@@ -4,6 +4,7 @@ chaining and by truth tables, depth and closed-world effects."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import product
 
 import pytest
@@ -72,21 +73,41 @@ def test_first_items_of_seed_0_are_pinned():
     docs = DED.generate(0, 3)
     bodies = [
         ("Facts:\n- Gladok is not zofom.\n- Drabul is not mosnan.\n- Drabul is zofom.\n- Zwikek is fotrok.\n"
-        "Rules:\n- Everyone who is zofom is fotrok.\n- If someone is mosnan then they are not zofom.\n"
+        "Rules:\n- Everyone who is zofom is fotrok.\n- Everyone who is mosnan is not zofom.\n"
         "Statement: Drabul is zofom.\n"),
         ("Facts:\n- Nela is not kresem.\n- Nela is trimon.\n- Nela is not tikak.\n- Musnam is not tikak.\n"
-        "- Drazak is not zukro.\nRules:\n- Everyone who is trimon and not tikak is kisnil.\n"
+        "- Drazak is not zukro.\nRules:\n- If someone is trimon and not tikak then they are kisnil.\n"
         "- Everyone who is kresem is not kisnil.\n- Everyone who is not tikak is zukro.\nStatement: Nela is kisnil.\n"),
         ("Facts:\n- Pozu is sneki.\n- Vikron is fetik.\n- Pozu is not zwezwup.\n- Geblak is not sneki.\n"
         "- Vikron is renan.\n- Vikron is not momit.\n- Vikron is fuglin.\nRules:\n- Everyone who is momit is sneki.\n"
-        "- Everyone who is zoblik and renan is not sneki.\n- Everyone who is fetik and fuglin is zoblik.\n"
-        "- If someone is zoblik then they are zwezwup.\nStatement: Vikron is not sneki.\n"),
+        "- If someone is zoblik and renan then they are not sneki.\n- Everyone who is fetik and fuglin is zoblik.\n"
+        "- Everyone who is zoblik is zwezwup.\nStatement: Vikron is not sneki.\n"),
     ]
-    options = ["True, False, Unknown.", "False, True, Unknown.", "False, Unknown, True."]
+    # The first items of each (depth, label) cell have the key first: True, False, Unknown.
+    options = ["True, False, Unknown."] * 3
     assert [d["prompt"] for d in docs] == [HEAD + b + TAIL + o for b, o in zip(bodies, options)]
     assert [(d["condition"], d["label"], d["gold"], d["lure"]) for d in docs] == [
-        ("d0", "True", 0, -1), ("d1", "True", 1, -1), ("d2", "True", 2, -1)
+        ("d0", "True", 0, -1), ("d1", "True", 0, -1), ("d2", "True", 0, -1)
     ]
+
+
+def test_key_place_cycles_within_every_depth_and_label():
+    # 540 items: 6 depths x 3 labels x 3 places x 10, the options a rotation of True, False, Unknown.
+    docs = DED.generate(3, 540)
+    cells = Counter((d["condition"], d["label"], d["gold"]) for d in docs)
+    assert cells == {(f"d{k}", lab, g): 10 for k in range(6) for lab in ("True", "False", "Unknown") for g in range(3)}
+    rotations = [["True", "False", "Unknown"], ["False", "Unknown", "True"], ["Unknown", "True", "False"]]
+    assert all(d["choices"] in rotations for d in docs)
+    # So every option text is the key in a third of each depth's items, at every place.
+    for k in range(6):
+        keys = Counter(d["choices"][d["gold"]] for d in docs if d["depth"] == k)
+        assert keys == {"True": 30, "False": 30, "Unknown": 30}
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = DED.generate(0, 1200)
+    assert len({DED.identity(d) for d in docs}) == 1200
+    assert len({d["prompt"].split("Options:")[0] for d in docs}) == 1200
 
 
 def test_labels_and_depths_match_an_independent_backward_prover_and_truth_tables():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -21,18 +22,67 @@ def _multiple(t, k):
     return all(v % k == 0 for v in t)
 
 
+#: Every wording of every family, read independently of the generator's templates.
+_ASC = lambda t: t[0] < t[1] < t[2]  # noqa: E731
+_STEP = lambda t, k: t[1] - t[0] == k == t[2] - t[1]  # noqa: E731
+_RATIO = lambda t, k: t[1] == k * t[0] and t[2] == k * t[1]  # noqa: E731
+_X2X3X = lambda t: t[1] == 2 * t[0] and t[2] == 3 * t[0]  # noqa: E731
+_SUM = lambda t: t[2] == t[0] + t[1]  # noqa: E731
+_LAST = lambda t: t[2] > max(t[0], t[1])  # noqa: E731
+_ODD = lambda t: all(v % 2 for v in t)  # noqa: E731
+_MULT = r"(?:even|(?:a )?multiples? of (\d+))"
+_EVEN_NOUN = r"(?:even numbers|multiples of (\d+))"
 WORDED = [
-    (r"the numbers increase from left to right", lambda t: t[0] < t[1] < t[2]),
-    (r"each number is (\d+) more than the one before", lambda t, k: t[1] - t[0] == k == t[2] - t[1]),
-    (r"each number is (\d+) times the one before", lambda t, k: t[1] == k * t[0] and t[2] == k * t[1]),
-    (r"the second number is twice the first and the third is three times the first", lambda t: t[1] == 2 * t[0] and t[2] == 3 * t[0]),
-    (r"the third number is the sum of the first two", lambda t: t[2] == t[0] + t[1]),
-    (r"the numbers increase from left to right and are all even", lambda t: t[0] < t[1] < t[2] and _multiple(t, 2)),
-    (r"the numbers increase from left to right and are all multiples of (\d+)", lambda t, k: t[0] < t[1] < t[2] and _multiple(t, k)),
-    (r"all three numbers are even", lambda t: _multiple(t, 2)),
-    (r"all three numbers are multiples of (\d+)", _multiple),
-    (r"all three numbers are odd", lambda t: all(v % 2 for v in t)),
-    (r"the last number is larger than each of the first two", lambda t: t[2] > max(t[0], t[1])),
+    (r"the numbers increase from left to right", _ASC),
+    (r"the numbers increase", _ASC),
+    (r"each number is larger than the number before it", _ASC),
+    (r"from left to right each number is strictly larger than the one before it", _ASC),
+    (r"numbers increase from left to right", _ASC),
+    (r"as you read from left to right the numbers increase", _ASC),
+    (r"each number is (\d+) more than the one before", _STEP),
+    (r"the numbers rise by (\d+) each time", _STEP),
+    (r"adding (\d+) to each number gives the next one", _STEP),
+    (r"from left to right each number is exactly (\d+) more than the number before it", _STEP),
+    (r"numbers go up by exactly (\d+) at every step", _STEP),
+    (r"each number is (\d+) times the one before", _RATIO),
+    (r"the numbers keep doubling", lambda t: _RATIO(t, 2)),
+    (r"the numbers keep tripling", lambda t: _RATIO(t, 3)),
+    (r"multiplying each number by (\d+) gives the next one", _RATIO),
+    (r"from left to right each number is exactly (\d+) times the number before it", _RATIO),
+    (r"as you read from left to right the numbers grow (\d+)-fold each time", _RATIO),
+    (r"the second number is twice the first and the third is three times the first", _X2X3X),
+    (r"the numbers are x then 2x then 3x", _X2X3X),
+    (r"doubling the first number gives the second and tripling it the third", _X2X3X),
+    (r"after a first number x come 2x and then 3x", _X2X3X),
+    (r"if the first number is x then the second is 2x and the third 3x", _X2X3X),
+    (r"the third number is the sum of the first two", _SUM),
+    (r"the numbers are x then y then x \+ y", _SUM),
+    (r"adding the first two numbers gives the third", _SUM),
+    (r"if you add the first two numbers you get the third", _SUM),
+    (r"first plus second equals third", _SUM),
+    (rf"the numbers increase from left to right and are all {_MULT}", lambda t, k=2: _ASC(t) and _multiple(t, k)),
+    (rf"increasing {_EVEN_NOUN}", lambda t, k=2: _ASC(t) and _multiple(t, k)),
+    (rf"all are {_MULT} and each is larger than the one before", lambda t, k=2: _ASC(t) and _multiple(t, k)),
+    (rf"numbers that are {_MULT} in increasing order", lambda t, k=2: _ASC(t) and _multiple(t, k)),
+    (rf"each number is {_MULT} and larger than the one before", lambda t, k=2: _ASC(t) and _multiple(t, k)),
+    (rf"all three numbers are {_MULT}", lambda t, k=2: _multiple(t, k)),
+    (rf"all are {_MULT}", lambda t, k=2: _multiple(t, k)),
+    (rf"each of the three numbers is {_MULT}", lambda t, k=2: _multiple(t, k)),
+    (rf"every one of the three numbers is {_MULT}", lambda t, k=2: _multiple(t, k)),
+    (rf"the numbers are all {_MULT}", lambda t, k=2: _multiple(t, k)),
+    (rf"there are only {_EVEN_NOUN} among the three", lambda t, k=2: _multiple(t, k)),
+    (r"each number is divisible by (\d+)", _multiple),
+    (r"all three numbers are odd", _ODD),
+    (r"all are odd", _ODD),
+    (r"none of the three numbers is even", _ODD),
+    (r"each number leaves a remainder of 1 when divided by 2", _ODD),
+    (r"the numbers are all odd", _ODD),
+    (r"every one of the three numbers is odd", _ODD),
+    (r"the last number is larger than each of the first two", _LAST),
+    (r"the third exceeds the other two", _LAST),
+    (r"no other number is as large as the last one", _LAST),
+    (r"both the first and the second number are smaller than the third", _LAST),
+    (r"each of the first two numbers is smaller than the last", _LAST),
 ]
 SPECS = {
     "ascending": lambda t, k: t[0] < t[1] < t[2],
@@ -50,7 +100,8 @@ SPECS = {
 def _from_words(text: str):
     for pattern, rule in WORDED:
         if m := re.fullmatch(pattern, text):
-            return functools.partial(rule, k=int(m.group(1))) if m.groups() else rule
+            given = [g for g in m.groups() if g is not None]
+            return functools.partial(rule, k=int(given[0])) if given else rule
     raise AssertionError(f"unknown rule wording: {text!r}")
 
 
@@ -79,42 +130,69 @@ def _shown(prompt: str):
 
 
 def test_first_items_of_seed_0_are_pinned():
+    head = "A hidden rule decides which triples of positive integers fit it.\n"
+    ask = "Which of these rules is the hidden rule? Answer with the rule, copied word for word.\nOptions:\n"
     docs = INDUCTION.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        ("A hidden rule decides which triples of whole numbers fit it.\n"
-        "The triple (4, 12, 36) fits the rule. Here are more triples, labelled by the rule:\n"
-        "(45, 57, 87): fits\n(1, 34, 94): fits\n(90, 38, 98): does not fit\n(18, 39, 47): fits\n"
-        "(58, 65, 66): fits\n(9, 19, 70): fits\n(26, 47, 74): fits\n"
-        "Which of these rules is the hidden rule?\n"
-        "- the numbers increase from left to right and are all even\n- each number is 3 times the one before\n"
-        "- the last number is larger than each of the first two\n- the numbers increase from left to right\n"
-        "Answer with the rule, copied exactly as written."),
-        ("A hidden rule decides which triples of whole numbers fit it.\n"
-        "The triple (5, 15, 45) fits the rule. Here are more triples, labelled by the rule:\n"
-        "(19, 75, 47): fits\n(57, 37, 97): fits\n(27, 69, 33): fits\n(42, 86, 14): does not fit\n"
-        "(29, 82, 62): does not fit\n(85, 57, 78): does not fit\n"
-        "Does the triple (8, 24, 72) fit the hidden rule? Answer yes or no."),
-        ("A hidden rule decides which triples of whole numbers fit it.\n"
-        "The triple (47, 53, 59) fits the rule. Here are more triples, labelled by the rule:\n"
-        "(41, 65, 21): fits\n(22, 95, 3): does not fit\n(25, 67, 36): does not fit\n(1, 61, 59): fits\n"
-        "(53, 1, 73): fits\n(47, 60, 32): does not fit\n"
-        "Which of these rules is the hidden rule?\n"
-        "- all three numbers are odd\n- the numbers increase from left to right\n"
-        "- the last number is larger than each of the first two\n- each number is 6 more than the one before\n"
-        "Answer with the rule, copied exactly as written."),
+        (head + "The triple (26, 52, 78) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(11, 47, 12): does not fit\n(74, 27, 18): does not fit\n(18, 82, 77): does not fit\n"
+        "(46, 30, 75): does not fit\n"
+        "(61, 63, 96): fits\n(9, 10, 91): fits\n(30, 32, 80): fits\n(84, 31, 26): does not fit\n" + ask +
+        "- numbers increase from left to right\n"
+        "- the second number is twice the first and the third is three times the first\n"
+        "- there are only even numbers among the three\n- the third number is the sum of the first two"),
+        (head + "The triple (5, 15, 25) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(21, 14, 37): does not fit\n(11, 88, 89): fits\n(75, 79, 61): does not fit\n(21, 60, 74): fits\n"
+        "(33, 56, 65): fits\n(7, 49, 79): fits\n(22, 25, 57): fits\n"
+        "Does the triple (6, 77, 90) fit the hidden rule? Answer yes or no."),
+        (head + "The triple (28, 56, 84) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(21, 5, 28): does not fit\n(24, 27, 63): fits\n(77, 8, 48): does not fit\n(90, 40, 3): does not fit\n"
+        "(67, 87, 15): does not fit\n(64, 65, 86): fits\n(14, 43, 63): fits\n(54, 39, 43): does not fit\n" + ask +
+        "- the last number is larger than each of the first two\n- numbers increase from left to right\n"
+        "- the second number is twice the first and the third is three times the first\n"
+        "- every one of the three numbers is a multiple of 4"),
     ]
-    # Checked by hand. 0: (4, 12, 36) shows "times 3" (steps 8, 24 differ); (45, 57, 87) fits,
-    # so neither "even" nor "times 3" can be the rule; (90, 38, 98) does not fit although 98 is
-    # the largest; every label agrees with "increase": key 3, lure "times 3" (1).
-    # 1: (5, 15, 45) shows "times 3"; the fitting triples are all odd, the others all hold an even
-    # number: the rule is "odd"; (8, 24, 72) is "times 3" but even: key "no", lure "yes".
-    # 2: (47, 53, 59) shows "6 more"; (41, 65, 21) fits, which only "odd" allows: key 0, lure 3.
+    # Checked by hand. 0: (26, 52, 78) shows x, 2x, 3x (its steps, 26, exceed 10; 78 is not 2 x 52);
+    # (61, 63, 96) fits, which neither x, 2x, 3x, "even" nor "sum" allows; every label agrees with
+    # "increase": key 0, lure x, 2x, 3x (1). The key is the shortest option (35 characters, 5 words)
+    # and the first in alphabetical order: item 0 of its cell, ranks 0 and 0.
+    # 1: (5, 15, 25) shows "10 more"; the fitting triples all increase, the others do not, and
+    # (21, 14, 37) refutes "last largest", (11, 88, 89) "odd" and "multiples of 5": the rule is
+    # "increase"; (6, 77, 90) increases but not by 10: key "yes", lure "no".
+    # 2: (28, 56, 84) shows x, 2x, 3x; (24, 27, 63) fits, which leaves "increase" and "last largest",
+    # and (21, 5, 28) does not, which rules out "last largest": key 1 (the shortest option, second in
+    # alphabetical order: item 1 of its cell), lure 2.
     assert [(d["condition"], d["gold"], d["lure"], d["hidden"], d["obvious"]) for d in docs] == [
-        ("choose_rule", 3, 1, "ascending", "ratio:3"),
-        ("apply_rule", 1, 0, "odd", "ratio:3"),
-        ("choose_rule", 0, 3, "odd", "step:6"),
+        ("choose_rule", 0, 1, "ascending", "x2x3x"),
+        ("apply_rule", 0, 1, "ascending", "step:10"),
+        ("choose_rule", 1, 2, "ascending", "x2x3x"),
     ]
     assert docs[1]["choices"] == ["yes", "no"]
+
+
+#: The rule space the instructions allow: every family with every parameter the probe uses.
+SPACE = [
+    (family, k) for family, ks in (
+        ("ascending", [0]), ("step", range(1, 11)), ("ratio", [2, 3]), ("x2x3x", [0]), ("sum", [0]),
+        ("multiples_ascending", [2, 3, 4, 5]), ("multiples", [2, 3, 4, 5]), ("odd", [0]), ("last_largest", [0]),
+    ) for k in ks
+]
+
+
+def test_items_that_had_a_second_fitting_rule_now_have_one_answer():
+    # The reviewer's items 39, 105 and 109 of seed 1234 (and every apply item around them): every rule of the
+    # space that fits the initial triple and every label gives the key's answer for the new triple.
+    docs = INDUCTION.generate(1234, 120)
+    for doc in docs:
+        if doc["condition"] != "apply_rule":
+            continue
+        start, labelled = _shown(doc["prompt"])
+        query = tuple(int(v) for v in re.search(rf"Does the triple {TRIPLE} fit", doc["prompt"]).groups())
+        fitting = [
+            (f, k) for f, k in SPACE
+            if SPECS[f](start, k) and all(SPECS[f](t, k) == fits for t, fits in labelled)
+        ]
+        assert fitting and {SPECS[f](query, k) for f, k in fitting} == {doc["gold"] == 0}, (doc["index"], fitting)
 
 
 def test_every_key_and_lure_rederived_from_the_shown_triples():
@@ -128,7 +206,7 @@ def test_every_key_and_lure_rederived_from_the_shown_triples():
         assert all(1 <= v <= params.max_value for t in triples for v in t)
         assert {fits for _, fits in labelled} == {True, False}  # both verdicts are shown
         if doc["condition"] == "choose_rule":
-            options = re.findall(r"^- (.+)$", prompt, re.MULTILINE)
+            options = re.findall(r"^- (.+)$", prompt.split("\nOptions:\n")[1], re.MULTILINE)
             assert options == doc["choices"]
             rules = [_from_words(o) for o in options]
         else:
@@ -149,8 +227,11 @@ def test_every_key_and_lure_rederived_from_the_shown_triples():
             hidden_says, obvious_says = rules[consistent[0]](query), obvious(query)
             assert hidden_says != obvious_says
             assert doc["gold"] == (0 if hidden_says else 1) and doc["lure"] == (0 if obvious_says else 1)
+            # The key is unique in the whole rule space, not only among the candidates.
+            fitting = [(f, k) for f, k in SPACE if SPECS[f](start, k) and all(SPECS[f](t, k) == v for t, v in labelled)]
+            assert {SPECS[f](query, k) for f, k in fitting} == {hidden_says}
     apply_golds = [d["gold"] for d in docs if d["condition"] == "apply_rule"]
-    assert 0.4 < apply_golds.count(0) / len(apply_golds) < 0.6  # yes and no equally likely
+    assert apply_golds.count(0) == apply_golds.count(1)  # yes and no alternate
     assert {d["hidden"].split(":")[0] for d in docs} == {"ascending", "x2x3x", "sum", "multiples_ascending", "multiples", "odd"}
 
 
@@ -189,12 +270,46 @@ def test_random_player_picks_the_obvious_rule_in_a_third_of_its_errors():
 
 def test_options_read_exactly_as_written():
     doc = INDUCTION.generate(0, 1)[0]
-    assert INDUCTION.read(doc, "The numbers increase from left to right.") == 3
-    assert INDUCTION.read(doc, "**each number is 3 times the one before**") == 1
-    for answer in ["D", "the numbers go up", "each number is 3 times the one before or the numbers increase", ""]:
+    assert INDUCTION.read(doc, "Numbers increase from left to right.") == 0
+    assert INDUCTION.read(doc, "**the third number is the sum of the first two**") == 3
+    for answer in ["D", "the numbers go up", "the third number is the sum or the numbers increase", ""]:
         assert INDUCTION.read(doc, answer) is None
     apply = INDUCTION.generate(0, 2)[1]
-    assert INDUCTION.read(apply, "No.") == 1 and INDUCTION.read(apply, "no, it does not") is None
+    assert INDUCTION.read(apply, "No.") == 1 and INDUCTION.read(apply, "yes or no") is None
+
+
+def test_choose_rule_key_place_length_and_alphabetical_rank_cycle():
+    # 192 choose_rule items (384 items): the key's place, its rank by length (characters and words alike)
+    # and its rank in alphabetical order among the options each take the four values 48 times, and every
+    # (place, length rank) pair 12 times: neither the shortest, the longest, the first nor the last option
+    # is the key more than a quarter of the time.
+    docs = [d for d in INDUCTION.generate(8, 384) if d["condition"] == "choose_rule"]
+
+    def rank(values, at):
+        assert values.count(values[at]) == 1  # no tie with the key
+        return sorted(values).index(values[at])
+
+    def natural(text):
+        return [(0, int(p)) if p.isdigit() else (1, p.casefold()) for p in re.split(r"(\d+)", text) if p]
+
+    places, lengths, words, orders = Counter(), Counter(), Counter(), Counter()
+    pairs = Counter()
+    for d in docs:
+        texts, key = d["choices"], d["gold"]
+        places[key] += 1
+        lengths[rank([len(t) for t in texts], key)] += 1
+        words[rank([len(re.findall(r"\w+", t)) for t in texts], key)] += 1
+        orders[rank([natural(t) for t in texts], key)] += 1
+        pairs[(key, rank([len(t) for t in texts], key))] += 1
+    for counts in (places, lengths, words, orders):
+        assert counts == {r: 48 for r in range(4)}
+    assert pairs == {(p, r): 12 for p in range(4) for r in range(4)}
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = INDUCTION.generate(3, 1200)
+    assert len({INDUCTION.identity(d) for d in docs}) == 1200
+    assert len({(d["prompt"].split("Which")[0].split("Does")[0], d["condition"]) for d in docs}) == 1200
 
 
 @pytest.mark.parametrize(

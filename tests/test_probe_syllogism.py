@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from itertools import product
 
 import pytest
@@ -81,28 +82,27 @@ def test_model_checking_finds_24_traditional_and_15_modern_valid_forms_as_the_ru
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 1 Ferio (EIO-1) is valid; 2 AOO-3 is invalid (all S could lie in M, hence
-    # in P) but possible; 3 Disamis (IAI-3) is valid and "Some teachers are musicians" believable;
-    # 4 Disamis again with the unbelievable "Some crocodiles are pines": the lure is "invalid".
+    # Checked by hand: 1 Ferio (EIO-1) is valid; 2 Camestres (AEE-2) is valid and "No vehicles are
+    # cellos" believable; 3 III-2 is invalid (an undistributed middle: the trabems and the migluts
+    # may be different gluvaps) but possible; 4 Disamis (IAI-3) is valid with the unbelievable "Some
+    # crocodiles are pines": the lure is "invalid". Conditions cycle nonce_valid, agree,
+    # nonce_invalid, conflict; the first two rounds list "valid" first.
     docs = SYL.generate(0, 4)
+    question = "Does the conclusion follow necessarily from the premises? Answer valid or invalid."
     bodies = [
         ("Premise 1: No dablets are renems.\nPremise 2: Some bazweps are dablets.\n"
-        "Conclusion: Some bazweps are not renems.\n"
-        "Does the conclusion follow necessarily from the premises? Answer valid or invalid."),
-        ("Premise 1: All kreguns are guzas.\nPremise 2: Some kreguns are not truses.\n"
-        "Conclusion: Some truses are not guzas.\n"
-        "Does the conclusion follow necessarily from the premises? Answer invalid or valid."),
-        ("Premise 1: Some damips are musicians.\nPremise 2: All damips are teachers.\n"
-        "Conclusion: Some teachers are musicians.\n"
-        "Does the conclusion follow necessarily from the premises? Answer invalid or valid."),
+        "Conclusion: Some bazweps are not renems.\n" + question),
+        ("Premise 1: All cellos are plilaps.\nPremise 2: No vehicles are plilaps.\n"
+        "Conclusion: No vehicles are cellos.\n" + question),
+        ("Premise 1: Some migluts are gluvaps.\nPremise 2: Some trabems are gluvaps.\n"
+        "Conclusion: Some trabems are migluts.\n" + question),
         ("Premise 1: Some topiks are pines.\nPremise 2: All topiks are crocodiles.\n"
-        "Conclusion: Some crocodiles are pines.\n"
-        "Does the conclusion follow necessarily from the premises? Answer valid or invalid."),
+        "Conclusion: Some crocodiles are pines.\n" + question),
     ]
     assert [d["prompt"] for d in docs] == [INSTRUCTIONS + b for b in bodies]
-    assert [d["choices"] for d in docs] == [["valid", "invalid"], ["invalid", "valid"], ["invalid", "valid"], ["valid", "invalid"]]
+    assert all(d["choices"] == ["valid", "invalid"] for d in docs)
     assert [(d["condition"], d["gold"], d["lure"], d["form"]) for d in docs] == [
-        ("nonce_valid", 0, -1, "EIO-1"), ("nonce_invalid", 0, -1, "AOO-3"), ("agree", 1, -1, "IAI-3"),
+        ("nonce_valid", 0, -1, "EIO-1"), ("agree", 0, -1, "AEE-2"), ("nonce_invalid", 1, -1, "III-2"),
         ("conflict", 0, 1, "IAI-3"),
     ]
 
@@ -143,10 +143,59 @@ def test_belief_bank_relations_agree_with_world_knowledge(s, p, expected):
 
 def test_conditions_and_belief_kinds_are_balanced():
     docs = SYL.generate(0, 80)
-    assert [d["condition"] for d in docs[:4]] == ["nonce_valid", "nonce_invalid", "agree", "conflict"]
+    assert [d["condition"] for d in docs[:4]] == ["nonce_valid", "agree", "nonce_invalid", "conflict"]
     for cond in ("agree", "conflict"):
         kinds = [d["valid"] for d in docs if d["condition"] == cond]
         assert kinds.count(True) == kinds.count(False) == 10
+
+
+def test_key_position_and_text_are_balanced_in_every_audit_cell():
+    # The nonce conditions fix their key, so the audit pools them ("nonce"); there and in agree and conflict
+    # the key is "valid" half the time and each position half the time, crossed; and the items of even and
+    # of odd index hold the same keys (a cross-fitted majority answer has nothing to learn).
+    docs = SYL.generate(1, 320)
+    assert {SYL.audit_cell(c) for c in ("nonce_valid", "nonce_invalid")} == {"nonce"}
+    for cell in ("nonce", "agree", "conflict"):
+        items = [d for d in docs if SYL.audit_cell(d["condition"]) == cell]
+        pairs = Counter((d["choices"][d["gold"]], d["gold"]) for d in items)
+        assert pairs == {(k, g): len(items) // 4 for k in ("valid", "invalid") for g in (0, 1)}
+    for parity in (0, 1):
+        keys = Counter(d["choices"][d["gold"]] for d in docs if d["index"] % 2 == parity)
+        assert keys["valid"] == keys["invalid"]
+
+
+def _atmosphere(moods: str) -> bool:
+    negative, particular = any(m in "EO" for m in moods[:2]), any(m in "IO" for m in moods[:2])
+    return moods[2] == ("O" if negative and particular else "E" if negative else "I" if particular else "A")
+
+
+@pytest.mark.parametrize("existential", [True, False])
+def test_conclusion_mood_and_atmosphere_do_not_predict_validity(existential):
+    # Invalid items take the (conclusion mood, atmosphere match) profile of a valid form: the two profile
+    # distributions are the same, so answering by the mood of the conclusion or by the atmosphere heuristic
+    # (Woodworth & Sells: "valid" when the conclusion is negative / particular as the premises are) scores 1/2.
+    docs = SYL.generate(2, 2000, SYL.make_params({"existential_import": existential}))
+    profiles = {flag: Counter() for flag in (True, False)}
+    for d in docs:
+        moods = d["form"][:3]
+        profiles[d["valid"]][(moods[2], _atmosphere(moods))] += 1
+    assert set(profiles[True]) == set(profiles[False])
+    for profile in profiles[True]:
+        assert abs(profiles[True][profile] - profiles[False][profile]) < 4 * math.sqrt(profiles[True][profile] + 5)
+    atmosphere_right = sum(_atmosphere(d["form"][:3]) == d["valid"] for d in docs) / len(docs)
+    assert abs(atmosphere_right - 0.5) < 0.05
+    mood_majority = sum(max(profiles[True][p], profiles[False][p]) for p in profiles[True]) / len(docs)
+    assert mood_majority < 0.56
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = SYL.generate(0, 1200)
+    assert len({SYL.identity(d) for d in docs}) == 1200
+    # The identity names the options in one order: the same syllogism asked "valid or invalid" and
+    # "invalid or valid" is one item.
+    flipped = dict(docs[0], choices=["invalid", "valid"], gold=1,
+                   prompt=docs[0]["prompt"].replace("Answer valid or invalid.", "Answer invalid or valid."))
+    assert SYL.identity(flipped) == SYL.identity(docs[0])
 
 
 def _doc(condition, gold, believable):

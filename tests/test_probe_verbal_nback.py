@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from statistics import NormalDist
 
 import pytest
@@ -18,8 +19,9 @@ z = NormalDist().inv_cdf
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand: item 0 ends "p p" (1-back repeat: target, yes); item 1 ends "f l f"
     # (no 1-back repeat, a 2-back one: lure, key no, lure yes); item 2 ends "f f f q" (q repeats
-    # neither f: nontarget, no).
-    docs = NBACK.generate(0, 3)
+    # neither f: nontarget, no); item 3 ends "w w" (target, yes). Slots cycle target, lure,
+    # nontarget, target; the first four items list "yes" first.
+    docs = NBACK.generate(0, 4)
     head = (
         "This is a 1-back task: letters are shown one at a time, and for each new letter you decide "
         "whether it is the same as the letter 1 position before it.\nLetters so far: "
@@ -29,9 +31,11 @@ def test_first_items_of_seed_0_are_pinned():
         head + "t f t t m m m h h h b c m p h p p" + tail,
         head + "z j j j s j p g m v f l f" + tail,
         head + "d d f d k z z f f f q" + tail,
+        head + "j w w" + tail,
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["no", "yes"], 1, "target", -1), (["yes", "no"], 1, "lure", 0), (["no", "yes"], 0, "nontarget", -1)
+        (["yes", "no"], 0, "target", -1), (["yes", "no"], 1, "lure", 0), (["yes", "no"], 1, "nontarget", -1),
+        (["yes", "no"], 0, "target", -1),
     ]
 
 
@@ -53,7 +57,7 @@ def _kind(letters, n):
 @pytest.mark.parametrize("overrides", [{}, {"n_values": [3], "targets": 6, "lures": 6}, {"block_length": 30, "targets": 10}])
 def test_keys_re_derived_from_the_letters_in_the_prompt(overrides):
     params = NBACK.make_params(overrides)
-    docs = NBACK.generate(1, 270, params)
+    docs = NBACK.generate(1, 288, params)
     for doc in docs:
         letters, n = _letters_and_n(doc["prompt"])
         assert n == doc["n"] and len(letters) == doc["position"] > n
@@ -66,10 +70,11 @@ def test_keys_re_derived_from_the_letters_in_the_prompt(overrides):
         assert len(block) == params.block_length and block.startswith("".join(letters))
         kinds = [_kind(list(block[: i + 1]), n) for i in range(n, len(block))]
         assert kinds.count("target") == params.targets and kinds.count("lure") == params.lures
-    # Conditions and n balanced by the cycle.
+    # Conditions and n balanced by the cycle: targets are half the items, lures and nontargets a quarter each.
+    share = {"target": 1 / 2, "lure": 1 / 4, "nontarget": 1 / 4}
     for n in params.n_values:
         for cond in NBACK.conditions:
-            assert sum(d["n"] == n and d["condition"] == cond for d in docs) == 270 // (3 * len(params.n_values))
+            assert sum(d["n"] == n and d["condition"] == cond for d in docs) == 288 * share[cond] / len(params.n_values)
 
 
 def _doc(condition, n, yes_first=True):
@@ -107,10 +112,34 @@ def test_a_familiarity_responder_says_yes_to_lures():
     scores = play(NBACK, "prepotent", docs, "gen")
     assert scores["acc_target"] == scores["acc_nontarget"] == 1.0 and scores["acc_lure"] == 0.0
     assert scores["hit_rate"] == 1.0 and scores["lure_false_alarm_rate"] == 1.0
-    assert scores["false_alarm_rate"] == 0.5  # 100 lures of 200 noise trials
-    assert scores["acc"] == pytest.approx(2 / 3)
-    assert scores["dprime"] == pytest.approx(z(100.5 / 101) - z(100.5 / 201))
-    assert all(scores[f"accuracy_n{n}"] == pytest.approx(2 / 3) for n in (1, 2, 3))
+    assert scores["false_alarm_rate"] == 0.5  # 75 lures of 150 noise trials
+    assert scores["acc"] == pytest.approx(3 / 4)  # wrong on the lures only: a quarter of the items
+    assert scores["dprime"] == pytest.approx(z(150.5 / 151) - z(75.5 / 151))
+    # Every run of 8 items (one n) holds 2 lures: 3/4 at every n.
+    assert all(scores[f"accuracy_n{n}"] == pytest.approx(3 / 4) for n in (1, 2, 3))
+
+
+def test_constant_answers_and_positions_score_one_half():
+    # Half the items are targets (key yes), and yes is listed first in every other run of four items: in
+    # every condition each position holds the key half the time, and so does each option overall, in the
+    # items of even and of odd index alike (the audit pools the conditions, whose key is fixed: audit_cells).
+    docs = NBACK.generate(4, 480)
+    keys = Counter(d["choices"][d["gold"]] for d in docs)
+    assert keys == {"yes": 240, "no": 240}
+    for parity in (0, 1):
+        assert Counter(d["choices"][d["gold"]] for d in docs if d["index"] % 2 == parity) == {"yes": 120, "no": 120}
+    for cond in NBACK.conditions:
+        places = Counter(d["gold"] for d in docs if d["condition"] == cond)
+        assert places[0] == places[1]
+    assert Counter(d["gold"] for d in docs) == {0: 240, 1: 240}
+    assert {NBACK.audit_cell(c) for c in NBACK.conditions} == {"trials"}
+    for policy in ("yes", "no"):
+        assert sum(d["choices"][d["gold"]] == policy for d in docs) / len(docs) == 0.5
+
+
+def test_no_two_items_are_the_same_up_to_option_order():
+    docs = NBACK.generate(0, 1200)
+    assert len({NBACK.identity(d) for d in docs}) == 1200
 
 
 def test_random_responder_has_no_sensitivity():

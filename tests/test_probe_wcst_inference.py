@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -21,34 +22,76 @@ TAIL = "Which key card does the next card go to? Answer with its number: 1, 2, 3
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand.
-    # Item 0: sort 1 went by colour (blue -> card 2) and was wrong; sorts 2-3 by number were
-    #   correct: rule number, so three green circles -> card 3 (index 2).
-    # Item 1: sort 1 by shape wrong, 2-3 by number correct, sort 4 by number wrong (the change),
-    #   sort 5 by shape wrong, 6-7 by colour correct: rule colour, three green crosses -> card 4
-    #   (four green triangles, index 3); the old rule (number) points to card 3 (index 2).
-    # Item 2: colour and shape wrong, number correct twice, then number wrong (the change) and
-    #   shape wrong (triangle -> card 1): only colour is left, so three green circles -> card 2
-    #   (two green stars, index 1); number points to card 3 (index 2).
+    # Checked by hand (the first item of each condition has its key at card 1, rule colour).
+    # Item 0: sort 1 by number (four -> card 4) and sort 2 by shape (cross -> card 4) were wrong,
+    #   sorts 3-5 by colour correct: rule colour, three yellow circles -> card 1 (index 0).
+    # Item 1: number and colour wrong, shape correct five times, then shape wrong (three blue crosses
+    #   -> card 1: the change), number wrong (four -> card 4), colour correct (yellow -> card 3): rule
+    #   colour, four red stars -> card 1; the old rule (shape: stars) points to card 2 (index 1).
+    # Item 2: number and colour wrong, shape correct five times, then shape wrong (one yellow circle
+    #   -> card 4: the change) and number wrong (three -> card 3): only colour is left, so three red
+    #   stars -> card 1 (one red triangle, index 0); shape points to card 2 (two green stars, index 1).
     docs = WCST.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
         HEAD.format(keys="Card 1: one yellow triangle\nCard 2: two blue circles\nCard 3: three red stars\nCard 4: four green crosses")
-        + "1. four blue stars -> Card 2: wrong\n2. three yellow crosses -> Card 3: correct\n"
-        "3. two yellow stars -> Card 2: correct\nNext card: three green circles.\n" + TAIL,
+        + "Sort 1: four blue stars -> Card 4: wrong\nSort 2: two yellow crosses -> Card 4: wrong\n"
+        "Sort 3: two yellow stars -> Card 1: correct\nSort 4: three yellow crosses -> Card 1: correct\n"
+        "Sort 5: four red circles -> Card 3: correct\nNext card: three yellow circles.\n" + TAIL,
         HEAD.format(keys="Card 1: one red cross\nCard 2: two blue stars\nCard 3: three yellow circles\nCard 4: four green triangles")
-        + "1. three red triangles -> Card 4: wrong\n2. two yellow triangles -> Card 2: correct\n"
-        "3. two green crosses -> Card 2: correct\n4. three red stars -> Card 3: wrong\n5. one green circle -> Card 3: wrong\n"
-        "6. three blue triangles -> Card 2: correct\n7. two red circles -> Card 1: correct\nNext card: three green crosses.\n" + TAIL,
+        + "Sort 1: three red triangles -> Card 3: wrong\nSort 2: two yellow triangles -> Card 3: wrong\n"
+        "Sort 3: two green crosses -> Card 1: correct\nSort 4: three red stars -> Card 2: correct\n"
+        "Sort 5: two red circles -> Card 3: correct\nSort 6: three blue triangles -> Card 4: correct\n"
+        "Sort 7: three green crosses -> Card 1: correct\nSort 8: three blue crosses -> Card 1: wrong\n"
+        "Sort 9: four blue crosses -> Card 4: wrong\nSort 10: two yellow crosses -> Card 3: correct\n"
+        "Next card: four red stars.\n" + TAIL,
         HEAD.format(keys="Card 1: one red triangle\nCard 2: two green stars\nCard 3: three yellow crosses\nCard 4: four blue circles")
-        + "1. four green crosses -> Card 2: wrong\n2. one blue star -> Card 2: wrong\n3. two blue triangles -> Card 2: correct\n"
-        "4. one blue cross -> Card 1: correct\n5. three red circles -> Card 3: wrong\n6. three green triangles -> Card 1: wrong\n"
-        "Next card: three green circles.\n" + TAIL,
+        + "Sort 1: four green crosses -> Card 4: wrong\nSort 2: one blue star -> Card 4: wrong\n"
+        "Sort 3: two blue triangles -> Card 1: correct\nSort 4: one blue cross -> Card 3: correct\n"
+        "Sort 5: three red circles -> Card 4: correct\nSort 6: three green triangles -> Card 1: correct\n"
+        "Sort 7: three green circles -> Card 4: correct\nSort 8: one yellow circle -> Card 4: wrong\n"
+        "Sort 9: three blue stars -> Card 3: wrong\nNext card: three red stars.\n" + TAIL,
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["1", "2", "3", "4"], 2, "before_switch", -1),
-        (["1", "2", "3", "4"], 3, "after_switch", 2),
-        (["1", "2", "3", "4"], 1, "just_switched", 2),
+        (["1", "2", "3", "4"], 0, "before_switch", -1),
+        (["1", "2", "3", "4"], 0, "after_switch", 1),
+        (["1", "2", "3", "4"], 0, "just_switched", 1),
     ]
+
+
+def test_key_card_rule_and_lure_card_are_counterbalanced_within_each_condition():
+    # 432 items = 144 per condition: 4 key cards x 3 rules x (after a change) 3 lure cards x 2 old rules.
+    docs = WCST.generate(1, 432)
+    for condition in WCST.conditions:
+        cell = [d for d in docs if d["condition"] == condition]
+        assert Counter(d["gold"] for d in cell) == {k: 36 for k in range(4)}
+        assert Counter(d["rule"] for d in cell) == {r: 48 for r in RULES}
+        assert Counter((d["gold"], d["rule"]) for d in cell) == {(k, r): 12 for k in range(4) for r in RULES}
+        # Items of even and of odd index see the same key distribution (two items per key card in a row).
+        for parity in (0, 1):
+            assert Counter(d["gold"] for d in cell if d["index"] % 2 == parity) == {k: 18 for k in range(4)}
+        if condition == "before_switch":
+            assert all(d["lure"] == -1 for d in cell)
+        else:
+            assert Counter((d["lure"] - d["gold"]) % 4 for d in cell) == {1: 48, 2: 48, 3: 48}
+            assert Counter(d["lure"] for d in cell) == {k: 36 for k in range(4)}
+            assert Counter((d["rule"], d["previous_rule"]) for d in cell) == {
+                (r, q): 24 for r in RULES for q in RULES if q != r
+            }
+
+
+def test_history_sends_cards_to_the_key_card_as_often_as_to_the_others():
+    # The history is drawn before the next card, so the key card's class (the cards the rule sends to it)
+    # is not a card short in it: the correct sorts before a switch go to the key card a quarter of the time
+    # (drawing the next card first made it 5 in 23, and the least recently named card the key too often).
+    docs = [d for d in WCST.generate(5, 2400) if d["condition"] == "before_switch"]
+    sorts = [(chosen - 1, d["gold"]) for d in docs for _, chosen, fb in _parse(d["prompt"])[1] if fb == "correct"]
+    share = sum(chosen == gold for chosen, gold in sorts) / len(sorts)
+    assert abs(share - 0.25) < 3 * math.sqrt(0.25 * 0.75 / len(sorts)) and abs(share - 5 / 23) > 0.03
+
+
+def test_no_two_items_are_the_same():
+    docs = WCST.generate(0, 1200)
+    assert len({d["prompt"] for d in docs}) == len({WCST.identity(d) for d in docs}) == 1200
 
 
 # -- an independent solver: parse the text, explain the feedback with the fewest rule changes --
@@ -56,7 +99,7 @@ RULES = ("colour", "shape", "number")
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4}
 _CARD = r"(one|two|three|four) (\w+?) (triangle|star|cross|circle)(?:s|es)?"
 _KEY = re.compile(rf"^Card (\d): {_CARD}$", re.MULTILINE)
-_SORT = re.compile(rf"^\d+\. {_CARD} -> Card (\d): (correct|wrong)$", re.MULTILINE)
+_SORT = re.compile(rf"^Sort \d+: {_CARD} -> Card (\d): (correct|wrong)$", re.MULTILINE)
 _NEXT = re.compile(rf"^Next card: {_CARD}\.$", re.MULTILINE)
 
 

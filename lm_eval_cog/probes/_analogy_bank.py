@@ -1,71 +1,62 @@
-"""Relation bank of the analogy probe: hand-written word pairs and nonce relation templates.
+"""Relation bank of the analogy probe: hand-written word triples and nonce relation templates.
 
-``RELATIONS``: relation -> pairs ``(head, tail, associate)``. ``head : tail`` is an
-instance of the relation; ``associate`` is a word strongly associated with ``head``
-by *another* relation (a thematic / co-occurrence link: kitten - milk, Spain -
-Barcelona), the associative distractor of Gentner's relational-shift studies. The
-pairs of one relation were chosen so that no head also fits another pair's tail by
-that relation (no "wheel : bicycle" beside "pedal : bicycle"; no "rabbit : burrow"
-beside "fox : den"; no "bird : nest" where bees and ants nest too; no "apple : fruit"
-where an apple is also a tree), and no associate fits its head by the relation: in an item
-built from one relation only the key completes the analogy. The tests check what a
-program can (every head, tail and associate unique within its relation, associates
-never a tail of the relation); the real-world exclusivity is this hand curation.
+``DOMAINS``: domain -> its two relations and rows ``(head, tail by the first relation, tail
+by the second)``: every head has a partner by each relation of its domain (dog: puppy, bark;
+France: Paris, French). ``RELATIONS``, derived from it: relation -> pairs ``(head, tail,
+associate)``, where ``head : tail`` is an instance of the relation and ``associate`` is the
+head's partner by the *other* relation of its domain (cat -> meow beside cat -> kitten;
+Spain -> Spanish beside Spain -> Madrid): a word strongly linked to the head, but not by the
+relation the analogy asks for, the associative distractor of Gentner's relational-shift
+studies. As every associate is itself a tail of another relation, the words that serve as
+lures serve as keys just as often, so no option's text tells a lure from a key.
+
+The rows were chosen so that within a relation no head also fits another row's tail (no
+"owl : chick" beside "chicken : chick"; no "teacher : chalk" where painters use chalk too;
+no country with two common languages): in an item built from one relation only the key
+completes the analogy. The tests check what a program can (every head and tail unique
+within its domain, associates never tails of the analogy's relation); the real-world
+exclusivity is this hand curation.
 """
 
 from __future__ import annotations
 
 Pair = tuple[str, str, str]
 
-RELATIONS: dict[str, tuple[Pair, ...]] = {
-    # young animal : adult animal
-    "young_adult": (
-        ("puppy", "dog", "bone"), ("kitten", "cat", "yarn"), ("calf", "cow", "milk"), ("foal", "horse", "saddle"),
-        ("lamb", "sheep", "wool"), ("piglet", "pig", "mud"), ("duckling", "duck", "pond"), ("tadpole", "frog", "tail"),
-        ("cub", "bear", "honey"), ("joey", "kangaroo", "pouch"),
-    ),
-    # animal : its home
-    "animal_home": (
-        ("bee", "hive", "honey"), ("rabbit", "hutch", "lettuce"), ("dog", "kennel", "puppy"), ("horse", "stable", "foal"),
-        ("pig", "sty", "piglet"), ("spider", "web", "fly"), ("fox", "den", "forest"), ("ant", "anthill", "picnic"),
-        ("chicken", "coop", "egg"),
-    ),
-    # part : whole
-    "part_whole": (
-        ("petal", "flower", "bee"), ("page", "book", "read"), ("wheel", "car", "round"), ("branch", "tree", "bird"),
-        ("finger", "hand", "ring"), ("toe", "foot", "sock"), ("string", "guitar", "music"), ("lens", "camera", "photo"),
-    ),
-    # member : category
-    "member_category": (
-        ("sparrow", "bird", "seed"), ("salmon", "fish", "river"), ("oak", "tree", "acorn"),
-        ("violin", "instrument", "bow"), ("rose", "flower", "thorn"), ("strawberry", "fruit", "cream"),
-        ("carrot", "vegetable", "rabbit"), ("copper", "metal", "wire"), ("Mars", "planet", "red"),
-    ),
-    # word : its antonym
-    "antonym": (
-        ("hot", "cold", "fire"), ("tall", "short", "giraffe"), ("open", "closed", "door"), ("early", "late", "morning"),
-        ("heavy", "light", "elephant"), ("full", "empty", "cup"), ("wet", "dry", "rain"), ("loud", "quiet", "drum"),
-        ("rich", "poor", "money"), ("fast", "slow", "cheetah"),
-    ),
-    # tool : the action it performs
-    "tool_action": (
-        ("knife", "cut", "fork"), ("pen", "write", "paper"), ("broom", "sweep", "dust"), ("shovel", "dig", "sand"),
-        ("needle", "sew", "thread"), ("spoon", "stir", "soup"), ("ladder", "climb", "roof"), ("key", "unlock", "door"),
-    ),
-    # worker : workplace
-    "worker_place": (
-        ("chef", "kitchen", "recipe"), ("pilot", "cockpit", "uniform"), ("farmer", "farm", "tractor"),
-        ("judge", "courtroom", "verdict"), ("nurse", "hospital", "patient"), ("librarian", "library", "silence"),
-        ("teacher", "classroom", "student"), ("miner", "mine", "helmet"),
-    ),
-    # country : capital city (associate: another famous city of the country)
-    "country_capital": (
-        ("France", "Paris", "Marseille"), ("Japan", "Tokyo", "Osaka"), ("Italy", "Rome", "Milan"),
-        ("Egypt", "Cairo", "Alexandria"), ("Spain", "Madrid", "Barcelona"), ("Kenya", "Nairobi", "Mombasa"),
-        ("Australia", "Canberra", "Sydney"), ("Turkey", "Ankara", "Istanbul"), ("Canada", "Ottawa", "Toronto"),
-        ("Morocco", "Rabat", "Casablanca"),
-    ),
+#: Domain -> ((first relation, second relation), rows (head, first tail, second tail)).
+DOMAINS: dict[str, tuple[tuple[str, str], tuple[Pair, ...]]] = {
+    # adult animal : its young, and : the sound it makes
+    "animals": (("young", "sound"), (
+        ("dog", "puppy", "bark"), ("cat", "kitten", "meow"), ("horse", "foal", "neigh"), ("pig", "piglet", "oink"),
+        ("cow", "calf", "moo"), ("sheep", "lamb", "baa"), ("duck", "duckling", "quack"), ("frog", "tadpole", "croak"),
+        ("lion", "cub", "roar"), ("owl", "owlet", "hoot"), ("goose", "gosling", "honk"),
+    )),
+    # country : its capital, and : its language
+    "countries": (("capital", "language"), (
+        ("France", "Paris", "French"), ("Spain", "Madrid", "Spanish"), ("Italy", "Rome", "Italian"),
+        ("Japan", "Tokyo", "Japanese"), ("Germany", "Berlin", "German"), ("Greece", "Athens", "Greek"),
+        ("Russia", "Moscow", "Russian"), ("Turkey", "Ankara", "Turkish"), ("Poland", "Warsaw", "Polish"),
+        ("Sweden", "Stockholm", "Swedish"), ("Portugal", "Lisbon", "Portuguese"), ("Hungary", "Budapest", "Hungarian"),
+    )),
+    # worker : workplace, and : characteristic tool
+    "workers": (("workplace", "tool"), (
+        ("painter", "studio", "brush"), ("farmer", "farm", "tractor"), ("astronomer", "observatory", "telescope"),
+        ("miner", "mine", "pickaxe"), ("hairdresser", "salon", "scissors"), ("judge", "courtroom", "gavel"),
+        ("baker", "bakery", "oven"), ("surgeon", "hospital", "scalpel"), ("mechanic", "garage", "wrench"),
+        ("blacksmith", "forge", "anvil"),
+    )),
 }
+
+
+def _relations() -> dict[str, tuple[Pair, ...]]:
+    """Relation -> (head, tail, associate): the associate is the head's tail by the domain's other relation."""
+    out: dict[str, tuple[Pair, ...]] = {}
+    for (first, second), rows in DOMAINS.values():
+        out[first] = tuple((h, a, b) for h, a, b in rows)
+        out[second] = tuple((h, b, a) for h, a, b in rows)
+    return out
+
+
+RELATIONS: dict[str, tuple[Pair, ...]] = _relations()
 
 #: Nonce relations: name -> sentence template of a stated fact ("{h}" the head, "{t}" the tail).
 NONCE_RELATIONS: dict[str, str] = {

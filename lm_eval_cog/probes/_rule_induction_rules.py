@@ -43,21 +43,97 @@ def split(spec: str) -> tuple[str, int]:
     return family, int(k) if k else 0
 
 
-def words(spec: str) -> str:
-    """The rule in words, as the options show it."""
+#: Every rule of the families: the rule space against which an item's key must be unique.
+ALL_SPECS: tuple[str, ...] = tuple(
+    f"{family}:{k}" if values else family for family, values in PARAMS.items() for k in (values or (0,))
+)
+
+#: Wordings of each family, equivalent by construction ("{k}": the parameter; "{multiples}":
+#: "even" or "multiples of k"; "{multiple}": "even" or "a multiple of k"; "{repeat}": "doubling"
+#: or "tripling"). Each family has short and long wordings starting with early and late letters,
+#: so that an item can word its options with the key at any rank by length and in alphabetical
+#: order (see ``rule_induction``). No wording holds a comma or "or": an answer line is cut at a
+#: comma clause and "or" reads as a hedge (``lm_eval_cog.answers``).
+WORDINGS: dict[str, tuple[str, ...]] = {
+    "ascending": (
+        "the numbers increase from left to right",
+        "the numbers increase",
+        "each number is larger than the number before it",
+        "from left to right each number is strictly larger than the one before it",
+        "numbers increase from left to right",
+        "as you read from left to right the numbers increase",
+    ),
+    "step": (
+        "each number is {k} more than the one before",
+        "the numbers rise by {k} each time",
+        "adding {k} to each number gives the next one",
+        "from left to right each number is exactly {k} more than the number before it",
+        "numbers go up by exactly {k} at every step",
+    ),
+    "ratio": (
+        "each number is {k} times the one before",
+        "the numbers keep {repeat}",
+        "multiplying each number by {k} gives the next one",
+        "from left to right each number is exactly {k} times the number before it",
+        "as you read from left to right the numbers grow {k}-fold each time",
+    ),
+    "x2x3x": (
+        "the second number is twice the first and the third is three times the first",
+        "the numbers are x then 2x then 3x",
+        "doubling the first number gives the second and tripling it the third",
+        "after a first number x come 2x and then 3x",
+        "if the first number is x then the second is 2x and the third 3x",
+    ),
+    "sum": (
+        "the third number is the sum of the first two",
+        "the numbers are x then y then x + y",
+        "adding the first two numbers gives the third",
+        "if you add the first two numbers you get the third",
+        "first plus second equals third",
+    ),
+    "multiples_ascending": (
+        "the numbers increase from left to right and are all {multiples}",
+        "increasing {multiples_noun}",
+        "all are {multiples} and each is larger than the one before",
+        "numbers that are {multiples} in increasing order",
+        "each number is {multiple} and larger than the one before",
+    ),
+    "multiples": (
+        "all three numbers are {multiples}",
+        "all are {multiples}",
+        "each of the three numbers is {multiple}",
+        "every one of the three numbers is {multiple}",
+        "the numbers are all {multiples}",
+        "there are only {multiples_noun} among the three",
+    ),
+    "odd": (
+        "all three numbers are odd",
+        "all are odd",
+        "none of the three numbers is even",
+        "each number leaves a remainder of 1 when divided by 2",
+        "the numbers are all odd",
+        "every one of the three numbers is odd",
+    ),
+    "last_largest": (
+        "the last number is larger than each of the first two",
+        "the third exceeds the other two",
+        "no other number is as large as the last one",
+        "both the first and the second number are smaller than the third",
+        "each of the first two numbers is smaller than the last",
+    ),
+}
+
+
+def words(spec: str, variant: int = 0) -> str:
+    """The rule in words (wording ``variant`` of its family), as the options show it."""
     family, k = split(spec)
-    multiples = "even" if k == 2 else f"multiples of {k}"
-    return {
-        "ascending": "the numbers increase from left to right",
-        "step": f"each number is {k} more than the one before",
-        "ratio": f"each number is {k} times the one before",
-        "x2x3x": "the second number is twice the first and the third is three times the first",
-        "sum": "the third number is the sum of the first two",
-        "multiples_ascending": f"the numbers increase from left to right and are all {multiples}",
-        "multiples": f"all three numbers are {multiples}",
-        "odd": "all three numbers are odd",
-        "last_largest": "the last number is larger than each of the first two",
-    }[family]
+    return WORDINGS[family][variant].format(
+        k=k,
+        multiples="even" if k == 2 else f"multiples of {k}",
+        multiples_noun="even numbers" if k == 2 else f"multiples of {k}",
+        multiple="even" if k == 2 else f"a multiple of {k}",
+        repeat="doubling" if k == 2 else "tripling",
+    )
 
 
 def holds(spec: str, t: Triple) -> bool:

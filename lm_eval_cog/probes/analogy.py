@@ -2,19 +2,23 @@
 
 CogProbe defines the operation as "identifying relational similarities between
 different domains" and reuses E-KAR-like items (A : B with four options, scored partly
-by an LLM judge). Here the items are generated with exact keys: "puppy is to dog as
-kitten is to ?" with four one-word options, of which exactly one stands to C in the
+by an LLM judge). Here the items are generated with exact keys: "dog is to puppy as
+cat is to ?" with four one-word options, of which exactly one stands to C in the
 relation that links A to B (Gentner's structure mapping: the relation, not the
 words' attributes or associations, must be carried over; Sternberg's encoding ->
 inference -> mapping -> application).
 
 Domains:
 
-* ``semantic``: a hand-written bank of eight relations (young : adult animal, animal :
-  home, part : whole, member : category, antonym, tool : action, worker : workplace,
-  country : capital; ``_analogy_bank.py``); A : B and C : D are two pairs of one
-  relation, the other options are tails of other pairs of that relation (the same
-  kind of word as the key, so only the pairing with C decides);
+* ``semantic``: a hand-written bank of three domains with two relations each (animal :
+  young and : sound, country : capital and : language, worker : workplace and : tool;
+  ``_analogy_bank.py``); A : B and C : D are two pairs of one relation; the options are
+  D, another tail of that relation (the same kind of word as the key, so only the
+  pairing with C decides) and two partners by the domain's other relation: in lure items
+  C's own (the lure) and the other tail's head's, in controls those of two more heads.
+  Every item holds two kinds of two words, so that "leave out the odd kind of word"
+  singles out nothing, and a lure item two same-head pairs, so that "pick one of the two
+  words that belong together" singles out nothing either;
 * ``nonce``: made-up words whose relations are *stated* as facts in the prompt
   ("a blick is the young of a dax", "a wug lives in a pell", ...): five pairs of the
   analogy's relation and two pairs of a second relation, one of which links C to
@@ -23,12 +27,17 @@ Domains:
 
 Conditions (cycled by index): ``semantic_lure``, ``semantic_control``, ``nonce_lure``,
 ``nonce_control``. In the lure conditions one option is the **associative
-distractor**: a word associated with C by another relation (kitten -> yarn, Spain ->
-Barcelona; in nonce items C's stated second-relation partner), the answer of a
-reasoner who matches C to its strongest associate instead of mapping the relation
-(the "relational shift": children and novices choose associates; Gentner, 1988;
-Gentner & Toupin, 1986). The control conditions replace it by one more tail of the
-relation. Options are in random order and shown in the prompt. Chance: 1/4.
+distractor**: a word linked to C by another relation (cat -> meow when the analogy asks
+for the young, Spain -> Spanish when it asks for the capital; in nonce items C's stated
+second-relation partner), the answer of a reasoner who matches C to its strongest
+associate instead of mapping the relation (the "relational shift": children and novices
+choose associates; Gentner, 1988; Gentner & Toupin, 1986). The control conditions
+replace it by one more tail of the relation (semantic: another head's partner by the
+other relation). The semantic associates are themselves tails of the other relation,
+keys of other items as often as any tail: a lure's text never gives it away. Options
+are shown in the prompt, counterbalanced by construction: within each condition the key
+takes the four places in turn and, in the lure conditions, the associate the three
+other places in turn (:func:`placement`). Chance: 1/4.
 
 Effects:
 
@@ -89,6 +98,25 @@ class AnalogyParams:
             )
 
 
+def placement(rng: np.random.Generator, index: int, lured: bool) -> list[int]:
+    """The order of the options [key, associate or tail, tail, tail]: counterbalanced by
+    construction within each condition (item j = index // 4 of it), the key at place j % 4
+    and, in lure conditions, the associate at each of the three other places in turn
+    ((j // 4) % 3 places after the key); the remaining tails in random order."""
+    j = index // len(CONDITIONS)
+    place = j % OPTIONS
+    order: list[int | None] = [None] * OPTIONS
+    order[place] = 0
+    rest = [1, 2, 3]
+    if lured:
+        order[(place + 1 + (j // OPTIONS) % (OPTIONS - 1)) % OPTIONS] = 1
+        rest = [2, 3]
+    free = [k for k in range(OPTIONS) if order[k] is None]
+    for k, at in zip(rng.permutation(len(rest)), free):
+        order[at] = rest[int(k)]
+    return [int(k) for k in order]  # type: ignore[arg-type]
+
+
 def _pick(rng: np.random.Generator, seq: list[Any], k: int) -> list[Any]:
     return [seq[int(j)] for j in rng.choice(len(seq), k, replace=False)]
 
@@ -99,6 +127,7 @@ class Analogy(Probe):
     Params = AnalogyParams
     conditions = CONDITIONS
     lure_conditions = LURE_CONDITIONS
+    version = 2.0
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "associative_interference": ("difference", False),
         "lure_error_share": ("conditional_mean", False),
@@ -115,7 +144,7 @@ class Analogy(Probe):
         a, b, c = body["a"], body["b"], body["c"]
         # options[0] is the key, options[1] the associate in lure conditions.
         options = body.pop("options")
-        order = [int(k) for k in rng.permutation(OPTIONS)]
+        order = placement(rng, index, lured)
         choices = [options[k] for k in order]
         prompt = body.pop("preamble") + (
             f"Complete the analogy: {a} is to {b} as {c} is to ?\n"
@@ -136,10 +165,13 @@ class Analogy(Probe):
         relations = sorted(RELATIONS)
         relation = relations[int(rng.integers(len(relations)))]
         pairs = list(RELATIONS[relation])
-        (a, b, _), (c, d, associate) = _pick(rng, pairs, 2)
-        tails = [t for _, t, _ in pairs if t not in (b, d)]
-        others = _pick(rng, tails, OPTIONS - 1 - lured)
-        options = [d, associate, *others] if lured else [d, *others]
+        # Rows of A, C and three other heads: two options of each relation of the domain, so the
+        # options come in two kinds of two words whichever the condition. A lure item pairs C's
+        # two partners (key and lure) and another head's two partners; a control item takes its
+        # four words from four heads. Partners of one head can look alike (duck: duckling, quack),
+        # so the key is in a same-head pair as often as the other options are.
+        (a, b, _), (c, d, associate), (_, tail, partner), (_, _, spare), (_, _, third) = _pick(rng, pairs, 5)
+        options = [d, associate, tail, partner] if lured else [d, spare, tail, third]
         return {"preamble": "", "options": options, "a": a, "b": b, "c": c, "relation": relation, "facts": []}
 
     def _nonce(self, rng: np.random.Generator, lured: bool, params: AnalogyParams) -> dict[str, Any]:

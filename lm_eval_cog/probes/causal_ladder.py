@@ -1,32 +1,44 @@
 """Causal ladder (CLadder-style, Jin et al., 2023; Pearl's ladder of causation, Pearl & Mackenzie, 2018).
 
-Item: a small causal graph over three binary variables with nonce names, its
+Item: a small causal graph over three or four binary variables with nonce names, its
 structure in words ("no other causal links and no hidden common causes"), the
 conditional probability of every variable given its parents (two decimals), and a
 yes/no question about the treatment X and the outcome Y. The key is computed from
-the *stated* numbers. Structures (Z is the third variable):
+the *stated* numbers.
 
-* ``chain`` X -> Z -> Y; ``fork`` X -> Y <- Z (CLadder's fork: two causes of Y);
-  ``collider`` X -> Y, X -> Z <- Y; ``mediator`` X -> Z -> Y and X -> Y;
-* ``confounder`` Z -> X, Z -> Y, X -> Y: the only structure where seeing differs
-  from doing. A share ``reversal_share`` of the items are confounder graphs built as
-  Simpson-like reversals: the association has the opposite sign of the causal
-  effect (and of the effect on the treated); in every other item all three agree.
-  Reversals are spread evenly over each rung's items (:func:`is_reversal`).
+Every structure has a backdoor path from X to Y, so that in every structure seeing can
+differ from doing; they differ in the path, in how the effect of X travels and in what a
+fourth variable W does (Z and W are the other variables, roles never named):
+
+* ``confounder``: Z -> X, Z -> Y, X -> Y (Z a common cause: adjust for it);
+* ``chain``: Z -> X, Z -> Y, X -> W -> Y (the effect runs along a chain through W);
+* ``mediator``: Z -> X, Z -> Y, X -> W -> Y and X -> Y (a direct and a mediated effect:
+  adjusting for the mediator W would be wrong);
+* ``collider``: Z -> X, Z -> Y, X -> Y, X -> W <- Y (W a common effect: not to adjust for);
+* ``fork``: W -> X, W -> Y, Z -> X, X -> Y (W the common cause; Z a second cause of X only).
+
+A share ``reversal_share`` of each rung's items are *reversals*, Simpson-like: the
+association has the opposite sign of the causal effect (and of the effect on the
+treated); in the others all three agree. Reversals and agreements, and yes and no keys,
+are counterbalanced by construction within every structure of every rung
+(:func:`design`): neither the structure, nor the associational answer, nor "flip the
+association on such graphs" predicts the key of a rung 2 or rung 3 item (each scores
+1/2 at the default share). Probabilities come from one sampler for reversals and
+agreements alike (backdoor links strong, the effect of X weaker), so the numbers' size
+does not give a reversal away either.
 
 Conditions cycle by index, one per rung, over the same distribution of graphs:
 
 * ``rung1`` (association): is Y = 1 more likely among units observed with X = 1 than
   with X = 0? yes iff P(Y=1 | X=1) - P(Y=1 | X=0) > 0;
 * ``rung2`` (intervention): the sign of the average treatment effect
-  ATE = P(Y=1 | do(X=1)) - P(Y=1 | do(X=0)) (backdoor adjustment / truncated
-  factorisation);
+  ATE = P(Y=1 | do(X=1)) - P(Y=1 | do(X=0)) (backdoor adjustment for X's parents);
 * ``rung3`` (counterfactual): the sign of the effect of treatment on the treated,
   ETT = P(Y=1 | X=1) - P(Y_{X=0}=1 | X=1): "for the units that actually have X = 1,
   is Y = 1 more likely than it would have been had their X been set to 0?" It is a
   rung-3 quantity in CLadder's taxonomy (ATT), well defined in the stated Markovian
-  model and exactly computable: sum_z P(z | X=1) [P(Y=1|X=1,z) - P(Y=1|X=0,z)] under
-  confounding, the ATE elsewhere (X is then a root).
+  model and exactly computable: sum over the values pa of X's parents of
+  P(pa | X=1) [P(Y=1 | X=1, pa) - P(Y=1 | X=0, pa)].
 
 Every item keeps |association|, |ATE| and |ETT| >= ``margin``: no near ties.
 ``lure`` (rung2, rung3) = the associational answer where it differs from the key
@@ -45,15 +57,17 @@ Effects (sign: positive = worse, except none):
   whose errors ignore confounding scores the share of reversal items
   (``reversal_share``, 0.5), an associational reader 1.
 
-The associational reader scores acc 1 / 1 - s / 1 - s on the rungs (s the realised
-share of reversal items, about 0.5), ladder_drop = counterfactual_drop = s,
-confounding_effect = 1 and confounding_error_share = 1. Chance is 0.5.
+The associational reader scores acc 1 / 1 - s / 1 - s on the rungs (s the share of
+reversal items, 0.5 by default), ladder_drop = counterfactual_drop = s,
+confounding_effect = 1 and confounding_error_share = 1. Chance is 0.5, and so is
+"always yes" in every cell (keys yes and no alternate by construction).
 Gen: the answer line must be yes or no (Momentè et al., 2025, score CLadder by the
 yes/no that begins the reply; here the whole answer line must be that word).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -66,20 +80,27 @@ from lm_eval_cog.probes.core import Probe, cycle
 
 CONDITIONS = ("rung1", "rung2", "rung3")
 STRUCTURES = ("chain", "fork", "collider", "mediator", "confounder")
-#: Parents of each variable ("X" treatment, "Y" outcome, "Z" third), in a causal order.
+#: Parents of each variable ("X" treatment, "Y" outcome, "Z" and "W" the others), in a causal order.
 PARENTS: dict[str, dict[str, tuple[str, ...]]] = {
-    "chain": {"X": (), "Z": ("X",), "Y": ("Z",)},
-    "fork": {"X": (), "Z": (), "Y": ("X", "Z")},
-    "collider": {"X": (), "Y": ("X",), "Z": ("X", "Y")},
-    "mediator": {"X": (), "Z": ("X",), "Y": ("X", "Z")},
     "confounder": {"Z": (), "X": ("Z",), "Y": ("X", "Z")},
+    "chain": {"Z": (), "X": ("Z",), "W": ("X",), "Y": ("W", "Z")},
+    "mediator": {"Z": (), "X": ("Z",), "W": ("X",), "Y": ("X", "W", "Z")},
+    "collider": {"Z": (), "X": ("Z",), "Y": ("X", "Z"), "W": ("X", "Y")},
+    "fork": {"W": (), "Z": (), "X": ("W", "Z"), "Y": ("X", "W")},
 }
+#: |change in P(child = 1)| per parent: the last link of each causal path from X into Y
+#: (margin + this range), every other link. Effect links weaker than backdoor links let the
+#: backdoor path outweigh the effect (a reversal) or not, from one sampler.
+EFFECT_RANGE, STRONG_RANGE = (0.0, 0.3), (0.35, 0.8)
+#: Per-row jitter of a conditional probability (so that the tables are not exactly additive).
+JITTER = 0.05
 YES, NO = 0, 1
 CHOICES = ["yes", "no"]
+NUMBER_WORDS = {3: "Three", 4: "Four"}
 _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "bl", "dr", "gl", "kr", "pl", "st", "tr")
 _VOWELS = ("a", "e", "i", "o", "u")
 _CODAS = ("b", "d", "g", "k", "l", "m", "n", "p", "r", "s", "t", "x")
-_MAX_TRIES = 10_000
+_MAX_TRIES = 20_000
 
 Cpt = dict[str, dict[tuple[int, ...], float]]
 
@@ -87,7 +108,7 @@ Cpt = dict[str, dict[tuple[int, ...], float]]
 @dataclass(frozen=True)
 class CausalLadderParams:
     """Attributes:
-    reversal_share: Share of items whose graph is a Simpson-like reversal (0.5), in [0, 1].
+    reversal_share: Share of each rung's items whose graph is a Simpson-like reversal (0.5), in [0, 1].
     margin: Smallest |association|, |ATE| and |ETT| of an item (0.05), in [0.01, 0.15].
     """
 
@@ -104,68 +125,117 @@ def nonce_word(rng: np.random.Generator) -> str:
     return "".join(bank[int(rng.integers(len(bank)))] for bank in (_ONSETS, _VOWELS, _ONSETS, _VOWELS, _CODAS))
 
 
-def draw_cpt(rng: np.random.Generator, structure: str) -> Cpt:
-    """P(V=1 | parents) for every variable and parent assignment, in 0.05..0.95 (two decimals)."""
+def descendants(structure: str, var: str) -> set[str]:
+    """The variables with a directed path from ``var`` (not ``var`` itself)."""
+    children = {v for v, parents in PARENTS[structure].items() if var in parents}
+    return children.union(*(descendants(structure, c) for c in children))
+
+
+def _effect_link(structure: str, parent: str, child: str) -> bool:
+    """Whether ``parent -> child`` is the last link of a causal path from X into Y."""
+    return child == "Y" and (parent == "X" or parent in descendants(structure, "X"))
+
+
+def draw_cpt(rng: np.random.Generator, structure: str, margin: float) -> Cpt:
+    """P(V=1 | parents) for every variable and parent assignment, in 0.05..0.95 (two decimals):
+    a base plus one signed change per parent that is 1, plus a little jitter per row."""
     cpt: Cpt = {}
     for var, parents in PARENTS[structure].items():
-        rows = [tuple(int(b) for b in np.binary_repr(k, len(parents))) if parents else () for k in range(2 ** len(parents))]
-        cpt[var] = {row: int(rng.integers(5, 96)) / 100 for row in rows}
+        changes = []
+        for parent in parents:
+            effect = _effect_link(structure, parent, var)
+            low, high = (margin + EFFECT_RANGE[0], margin + EFFECT_RANGE[1]) if effect else STRONG_RANGE
+            changes.append(float(rng.uniform(low, high)) * (1 if rng.integers(2) else -1))
+        low = 0.05 - sum(c for c in changes if c < 0)
+        high = 0.95 - sum(c for c in changes if c > 0)
+        base = float(rng.uniform(low, high)) if low <= high else (low + high) / 2
+        rows = {}
+        for row in itertools.product((0, 1), repeat=len(parents)):
+            value = base + sum(c * r for c, r in zip(changes, row)) + float(rng.uniform(-JITTER, JITTER))
+            rows[row] = min(95, max(5, round(value * 100))) / 100
+        cpt[var] = rows
     return cpt
 
 
+def joint(structure: str, cpt: Cpt) -> dict[tuple[tuple[str, int], ...], float]:
+    """The observational joint: every assignment (as sorted (variable, value) pairs) -> its probability."""
+    names = sorted(PARENTS[structure])
+    out = {}
+    for values in itertools.product((0, 1), repeat=len(names)):
+        v = dict(zip(names, values))
+        weight = 1.0
+        for var, parents in PARENTS[structure].items():
+            p1 = cpt[var][tuple(v[p] for p in parents)]
+            weight *= p1 if v[var] else 1 - p1
+        out[tuple(sorted(v.items()))] = weight
+    return out
+
+
+def _prob(table: dict[tuple[tuple[str, int], ...], float], event: dict[str, int], given: dict[str, int]) -> float:
+    """P(event | given) from the joint."""
+    den = sum(p for a, p in table.items() if all(dict(a)[k] == v for k, v in given.items()))
+    num = sum(p for a, p in table.items() if all(dict(a)[k] == v for k, v in {**given, **event}.items()))
+    return num / den
+
+
 def quantities(structure: str, cpt: Cpt) -> tuple[float, float, float]:
-    """(association, ATE, ETT) by the textbook formulas of each structure (the test
-    recomputes them by enumerating the joint)."""
-    px, pz, py = cpt["X"], cpt["Z"], cpt["Y"]
-    if structure == "collider":  # Z is a common effect: P(Y | X) is stated, nothing to adjust.
-        effect = py[(1,)] - py[(0,)]
-        return effect, effect, effect
-    if structure == "fork":  # X and Z independent roots: adjusting and conditioning coincide.
-        effect = sum((pz[()] if z else 1 - pz[()]) * (py[(1, z)] - py[(0, z)]) for z in (0, 1))
-        return effect, effect, effect
-    if structure in ("chain", "mediator"):  # X is a root: P(Y | do(X)) = P(Y | X).
-        def p_y(x: int) -> float:
-            return sum(
-                (pz[(x,)] if z else 1 - pz[(x,)]) * (py[(z,)] if structure == "chain" else py[(x, z)]) for z in (0, 1)
-            )
-        effect = p_y(1) - p_y(0)
-        return effect, effect, effect
-    # Confounder: backdoor adjustment over Z; conditioning weighs Z by P(z | x).
-    p_z = {1: pz[()], 0: 1 - pz[()]}
-    p_x_given_z = {z: px[(z,)] for z in (0, 1)}
-    p_x1 = sum(p_z[z] * p_x_given_z[z] for z in (0, 1))
-    p_z_given_x = {
-        (z, 1): p_z[z] * p_x_given_z[z] / p_x1 for z in (0, 1)
-    } | {(z, 0): p_z[z] * (1 - p_x_given_z[z]) / (1 - p_x1) for z in (0, 1)}
-    assoc = sum(p_z_given_x[(z, 1)] * py[(1, z)] - p_z_given_x[(z, 0)] * py[(0, z)] for z in (0, 1))
-    ate = sum(p_z[z] * (py[(1, z)] - py[(0, z)]) for z in (0, 1))
-    ett = sum(p_z_given_x[(z, 1)] * (py[(1, z)] - py[(0, z)]) for z in (0, 1))
+    """(association, ATE, ETT) from the observational joint: conditioning on X; adjusting for
+    X's parents (they block every backdoor path: the model is Markovian) weighted by P(pa), and
+    by P(pa | X = 1) for the treated (the test recomputes all three on a twin network)."""
+    table = joint(structure, cpt)
+    y = {"Y": 1}
+    assoc = _prob(table, y, {"X": 1}) - _prob(table, y, {"X": 0})
+    parents = PARENTS[structure]["X"]
+    ate = ett = 0.0
+    for values in itertools.product((0, 1), repeat=len(parents)):
+        pa = dict(zip(parents, values))
+        effect = _prob(table, y, {"X": 1, **pa}) - _prob(table, y, {"X": 0, **pa})
+        ate += _prob(table, pa, {}) * effect
+        ett += _prob(table, pa, {"X": 1}) * effect
     return assoc, ate, ett
 
 
-def is_reversal(index: int, share: float) -> bool:
-    """Whether item ``index`` is a reversal: the j-th item of each rung (j = index // 3) is
-    one when ceil((j + 1) * share) > ceil(j * share), so every rung holds the share
-    exactly (to one item) from its first item on, and ``--limit`` keeps it."""
-    j = index // len(CONDITIONS)
+def is_reversal(j: int, share: float) -> bool:
+    """Whether the ``j``-th item of a rung is a reversal: when ceil((j + 1) * share) > ceil(j * share),
+    so every rung holds the share exactly (to one item) from its first item on, and ``--limit``
+    keeps it."""
     return math.ceil((j + 1) * share - 1e-9) > math.ceil(j * share - 1e-9)
 
 
+def design(index: int, share: float) -> tuple[str, bool, int]:
+    """(structure, reversal, key) of item ``index``, the j-th of its rung (j = index // 3).
+
+    Reversals by :func:`is_reversal`; the reversals and the agreements of a rung each form a
+    stream, and the m-th item of a stream gets structure m mod 5 and key yes when
+    (m mod 5 + m // 5) is even (yes and no alternate over the structures, the other way round
+    in the next round). So at any share every structure holds reversals and agreements in the
+    rung's proportion, each with yes and no keys in turn, and yes and no stay balanced from
+    the first items on."""
+    j = index // len(CONDITIONS)
+    reversal = is_reversal(j, share)
+    before = math.ceil(j * share - 1e-9)  # reversals among the rung's items 0..j-1
+    m = before if reversal else j - before
+    structure = STRUCTURES[m % len(STRUCTURES)]
+    key = YES if (m % len(STRUCTURES) + m // len(STRUCTURES)) % 2 == 0 else NO
+    return structure, reversal, key
+
+
 def draw_graph(
-    rng: np.random.Generator, params: CausalLadderParams, reversal: bool
-) -> tuple[str, Cpt, tuple[float, float, float]]:
-    """A structure and its probabilities with every quantity beyond the margin: a reversal
-    (association against ATE and ETT) if ``reversal``, else all three agree."""
+    rng: np.random.Generator, params: CausalLadderParams, structure: str, reversal: bool, rung: str, key: int
+) -> tuple[Cpt, tuple[float, float, float]]:
+    """Probabilities of ``structure`` with every quantity beyond the margin, a reversal
+    (association against ATE and ETT) if ``reversal``, else all three agreeing, and the
+    quantity ``rung`` asks about of the sign ``key`` names."""
+    asked = CONDITIONS.index(rung)
     for _ in range(_MAX_TRIES):
-        structure = "confounder" if reversal else STRUCTURES[int(rng.integers(len(STRUCTURES)))]
-        cpt = draw_cpt(rng, structure)
+        cpt = draw_cpt(rng, structure, params.margin)
         values = quantities(structure, cpt)
-        if min(abs(v) for v in values) < params.margin:
+        if min(abs(v) for v in values) < params.margin or (values[asked] > 0) != (key == YES):
             continue
         signs = [v > 0 for v in values]
         if (signs[0] != signs[1] and signs[0] != signs[2]) if reversal else signs[0] == signs[1] == signs[2]:
-            return structure, cpt, values
-    raise RuntimeError("causal_ladder: no graph met the margin")  # pragma: no cover - margin <= 0.15 always succeeds
+            return cpt, values
+    raise RuntimeError("causal_ladder: no graph met the margin")  # pragma: no cover - the tests reach margin 0.15
 
 
 def _condition_text(names: dict[str, str], parents: tuple[str, ...], row: tuple[int, ...]) -> str:
@@ -174,9 +244,11 @@ def _condition_text(names: dict[str, str], parents: tuple[str, ...], row: tuple[
 
 def describe(structure: str, cpt: Cpt, names: dict[str, str]) -> str:
     """The graph in words and its probabilities, one line each, parents in causal order."""
+    variables = [v for v in ("X", "Y", "Z", "W") if v in PARENTS[structure]]
+    listed = ", ".join(names[v] for v in variables[:-1]) + f" and {names[variables[-1]]}"
     links = [f"{names[p]} causes {names[v]}" for v, parents in PARENTS[structure].items() for p in parents]
     lines = [
-        f"Three binary variables (each 0 or 1) describe the units of a population: {names['X']}, {names['Y']} and {names['Z']}.",
+        f"{NUMBER_WORDS[len(variables)]} binary variables (each 0 or 1) describe the units of a population: {listed}.",
         "Causal structure: " + "; ".join(links) + ". There are no other causal links and no hidden common causes.",
         "Probabilities:",
     ]
@@ -207,6 +279,7 @@ class CausalLadder(Probe):
     Params = CausalLadderParams
     conditions = CONDITIONS
     lure_conditions = ("rung2", "rung3")
+    version = 2.0
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "ladder_drop": ("difference", False),
         "counterfactual_drop": ("difference", False),
@@ -216,13 +289,12 @@ class CausalLadder(Probe):
 
     def item(self, rng: np.random.Generator, params: CausalLadderParams, index: int) -> dict[str, Any]:
         rung = cycle(CONDITIONS, index)
-        reversal = is_reversal(index, params.reversal_share)
-        structure, cpt, (assoc, ate, ett) = draw_graph(rng, params, reversal)
+        structure, reversal, gold = design(index, params.reversal_share)
+        cpt, (assoc, ate, ett) = draw_graph(rng, params, structure, reversal, rung, gold)
+        variables = list(PARENTS[structure])
         names: dict[str, str] = {}
-        while len(set(names.values())) < 3:
-            names = {v: nonce_word(rng) for v in ("X", "Y", "Z")}
-        queried = {"rung1": assoc, "rung2": ate, "rung3": ett}[rung]
-        gold = YES if queried > 0 else NO
+        while len(set(names.values())) < len(variables):
+            names = {v: nonce_word(rng) for v in variables}
         associational = YES if assoc > 0 else NO
         prompt = (
             describe(structure, cpt, names)

@@ -16,7 +16,9 @@ categories by rules, one of each type:
 then shows ``exemplars`` sorted objects per category and asks for the category of a new
 object. Every object shown fits exactly one rule, so the key is the rule that fits.
 Conditions cycle by index; the type of the key's rule cycles underneath, so each
-(condition, rule type) pair has the same number of items:
+(condition, rule type) pair has the same number of items, and under that the key's
+place among the options (the order the rules are listed in): every place equally often
+in every (condition, rule type) cell:
 
 * ``rule_only``: the new object differs from every exemplar in >= 2 features;
 * ``positive_match``: it differs in one feature from exactly one exemplar, of its own
@@ -153,6 +155,7 @@ class Classification(Probe):
     Params = ClassificationParams
     conditions = CONDITIONS
     lure_conditions = ("negative_match",)
+    version = 2.0
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "similarity_effect": ("difference", False),
         "exemplar_error_share": ("conditional_mean", False),
@@ -163,8 +166,13 @@ class Classification(Probe):
     def item(self, rng: np.random.Generator, params: ClassificationParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
         rule_type = RULE_TYPES[(index // len(CONDITIONS)) % len(RULE_TYPES)]
+        # The key's place among the options (= the order the rules are listed in): a Latin square
+        # over (rule type, place) whose row shifts every four items of the condition, so that every
+        # (condition, rule type) cell has the key at every place and any run of items is balanced.
+        j = index // len(CONDITIONS)
+        place = (j + j // len(RULE_TYPES)) % len(RULE_TYPES)
         for _ in range(_MAX_TRIES):
-            drawn = self._draw(rng, params, condition, rule_type)
+            drawn = self._draw(rng, params, condition, rule_type, place)
             if drawn is not None:
                 break
         else:  # pragma: no cover - the tests generate thousands of items without reaching it
@@ -183,16 +191,18 @@ class Classification(Probe):
 
     @staticmethod
     def _draw(
-        rng: np.random.Generator, params: ClassificationParams, condition: str, rule_type: str
+        rng: np.random.Generator, params: ClassificationParams, condition: str, rule_type: str, place: int
     ) -> tuple[list[str], list[Rule], list[tuple[tuple[int, ...], int]], tuple[int, ...], int, int] | None:
-        """Names, rules (one of each type, in random order), exemplars, the new object,
-        its category and the lure; None when this draw admits no item.
+        """Names, rules (one of each type; the key's at ``place``, the others in random order),
+        exemplars, the new object, its category and the lure; None when this draw admits no item.
 
         The new object comes first; then the near exemplar the condition asks for (none,
         one of its own category, one of another), and every other exemplar at >= 2
         features from it, so the near one is the only near one."""
         names = [NAME_BANK[int(k)] for k in rng.choice(len(NAME_BANK), len(RULE_TYPES), replace=False)]
-        kinds = [RULE_TYPES[int(k)] for k in rng.permutation(len(RULE_TYPES))]
+        others = [t for t in RULE_TYPES if t != rule_type]
+        kinds = [others[int(k)] for k in rng.permutation(len(others))]
+        kinds.insert(place, rule_type)
         rules = [draw_rule(rng, kind) for kind in kinds]
         members = exclusive_members(rules)
         gold = kinds.index(rule_type)

@@ -19,7 +19,10 @@ case splits never decide what chaining leaves Unknown), with every person consis
 
 Conditions ``d0`` .. ``d5`` cycle by index: the number of rule applications in the
 shortest proof of the statement (True) or of its negation (False). Labels rotate
-True, False, Unknown within each depth. An Unknown item of depth d holds the same
+True, False, Unknown within each depth, and the key's place among the three options
+shifts with them (the options are a rotation of True, False, Unknown chosen so that the
+key is first, second and third equally often in every (depth, label) cell, over every
+nine items of a depth): neither a position nor an option's text predicts the key. An Unknown item of depth d holds the same
 chain of d rules, broken: the starting fact is about another person, or a second
 premise is missing or stated with the opposite sign. Statements are negative
 ("... is not ...") half the time in every label.
@@ -138,9 +141,15 @@ class Deduction(Probe):
         "closed_world_rate": ("conditional_mean", False),
     }
 
+    version = 2.0
+
     def item(self, rng: np.random.Generator, params: DeductionParams, index: int) -> dict[str, Any]:
         depth = index % len(CONDITIONS)
         label = LABELS[(index // len(CONDITIONS)) % len(LABELS)]
+        # The key's place: a Latin square over (label, place) whose row shifts every three items of
+        # the depth, so that the place changes with every item and any run of items is balanced.
+        j = index // len(CONDITIONS)
+        place = (j + j // len(LABELS)) % len(LABELS)
         for _ in range(MAX_TRIES):
             theory = _build(rng, depth, label, params.second_premise_rate)
             if _accepts(theory, depth, label):
@@ -148,7 +157,7 @@ class Deduction(Probe):
         else:  # pragma: no cover - rejection is rare; a failure here is a generator bug
             raise AssertionError(f"deduction item {index}: no theory of depth {depth} labelled {label}")
         person, facts, rules, statement = theory
-        choices = [LABELS[int(k)] for k in rng.permutation(len(LABELS))]
+        choices = rotation(label, place)
         lure = -1 if label != "Unknown" else choices.index("False" if statement[1] else "True")
         templates = rng.integers(2, size=len(rules))
         lines = [f"- {fact_text(who, (q, p))}" for who, q, p in facts]
@@ -181,6 +190,13 @@ class Deduction(Probe):
             "depth_slope": (doc["depth"], correct),
             "closed_world_rate": (doc["label"] == "Unknown", float(pred == doc["lure"])),
         }
+
+
+def rotation(label: str, place: int) -> list[str]:
+    """The cyclic rotation of True, False, Unknown that puts ``label`` at ``place``: a Latin
+    square, so that over a cell every label sits at every place equally often."""
+    shift = (LABELS.index(label) - place) % len(LABELS)
+    return [LABELS[(shift + k) % len(LABELS)] for k in range(len(LABELS))]
 
 
 def slope(items: Sequence[tuple[int, float]]) -> float:

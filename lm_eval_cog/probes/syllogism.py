@@ -18,9 +18,15 @@ it by model checking over the 2^8 Venn-region assignments.
 
 Every invalid item is *indeterminate*: its conclusion is consistent with the premises
 but not forced by them (as in Evans et al., 1983), so an invalid conclusion is never
-rejected just for contradicting the premises.
+rejected just for contradicting the premises. Invalid forms are drawn to look like valid
+ones: an invalid item takes the *profile* (conclusion mood, and whether the conclusion
+matches the premises' "atmosphere": negative if a premise is, particular if a premise
+is; Woodworth & Sells, 1935) of a valid form drawn as for a valid item. So neither the
+conclusion's mood ("All ..." conclusions are almost never valid) nor the atmosphere
+heuristic, which alone would score about 0.7, predicts validity.
 
-Conditions cycle by index:
+Conditions cycle by index (in the order nonce_valid, agree, nonce_invalid, conflict, so
+that items of even and of odd index hold valid and invalid keys alike):
 
 * ``nonce_valid`` / ``nonce_invalid``: S, M, P are nonce words (no belief, no
   contamination);
@@ -40,6 +46,12 @@ a pure logician); ``belief_error_share`` = share of the errors on belief items
 (agree + conflict) that give the believability answer (0.5 for random errors, 1 when
 every error follows belief). The ``prepotent`` player answers by belief: 1 and 1.
 Chance is 1/2.
+
+Options: ``valid`` and ``invalid``, in the order the question names them; "valid"
+comes first in every other pair of items of a condition, so the key is each position
+equally often in every cell. The nonce conditions fix their key by design, so the
+shortcut audit pools them into one cell (``audit_cells``: ``nonce``), where the key is
+"valid" half the time: a constant answer, a position or the shorter word scores 1/2.
 """
 
 from __future__ import annotations
@@ -56,6 +68,10 @@ from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
 
 CONDITIONS = ("nonce_valid", "nonce_invalid", "agree", "conflict")
+#: The condition of item ``index`` is ``SLOTS[index % 4]``: each parity of the index holds one
+#: nonce valid and one nonce invalid slot (a strategy cross-fitted on odd / even items sees the
+#: same keys in both halves).
+SLOTS = ("nonce_valid", "agree", "nonce_invalid", "conflict")
 MOODS = "AEIO"
 #: figure -> (terms of premise 1, terms of premise 2), each (subject, predicate).
 FIGURES = {1: (("M", "P"), ("S", "M")), 2: (("P", "M"), ("S", "M")), 3: (("M", "P"), ("M", "S")), 4: (("P", "M"), ("M", "S"))}
@@ -103,6 +119,40 @@ def forms(existential_import: bool) -> tuple[list[tuple[str, int]], list[tuple[s
 FORMS = {flag: forms(flag) for flag in (True, False)}
 
 
+def atmosphere(moods: str) -> bool:
+    """Whether the conclusion has the premises' atmosphere (Woodworth & Sells, 1935): negative
+    when a premise is negative, particular when a premise is particular."""
+    negative = any(m in "EO" for m in moods[:2])
+    particular = any(m in "IO" for m in moods[:2])
+    expected = {(False, False): "A", (True, False): "E", (False, True): "I", (True, True): "O"}
+    return moods[2] == expected[negative, particular]
+
+
+def profile(moods: str) -> tuple[str, bool]:
+    """What a surface heuristic can see of a form: the conclusion's mood and its atmosphere match."""
+    return moods[2], atmosphere(moods)
+
+
+def _twins(existential_import: bool) -> dict[tuple[str, bool], list[tuple[str, int]]]:
+    """Profile -> the indeterminate invalid forms of that profile, for every profile of a valid form."""
+    valid, invalid = FORMS[existential_import]
+    wanted = {profile(m) for m, _ in valid}
+    return {p: [(m, f) for m, f in invalid if profile(m) == p] for p in sorted(wanted)}
+
+
+TWINS = {flag: _twins(flag) for flag in (True, False)}
+
+
+def draw_form(rng: np.random.Generator, valid: bool, existential_import: bool) -> tuple[str, int]:
+    """A form: a valid one drawn uniformly; for an invalid item, then an invalid form of its profile."""
+    valid_forms = FORMS[existential_import][0]
+    moods, figure = valid_forms[int(rng.integers(len(valid_forms)))]
+    if valid:
+        return moods, figure
+    twins = TWINS[existential_import][profile(moods)]
+    return twins[int(rng.integers(len(twins)))]
+
+
 def plural(word: str) -> str:
     """A nonce noun in the plural ("vuneb" -> "vunebs", "glox" -> "gloxes")."""
     return word + ("es" if word.endswith(("s", "x")) else "s")
@@ -140,28 +190,30 @@ class Syllogism(Probe):
     Params = SyllogismParams
     conditions = CONDITIONS
     lure_conditions = ("conflict",)
+    audit_cells: ClassVar[dict[str, str]] = {"nonce_valid": "nonce", "nonce_invalid": "nonce"}
+    version = 2.0
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "belief_bias_index": ("difference", False),
         "belief_error_share": ("conditional_mean", False),
     }
 
     def item(self, rng: np.random.Generator, params: SyllogismParams, index: int) -> dict[str, Any]:
-        condition = cycle(CONDITIONS, index)
-        valid_forms, invalid_forms = FORMS[params.existential_import]
+        condition = cycle(SLOTS, index)
+        round_ = index // len(SLOTS)
         if condition.startswith("nonce"):
             valid = condition == "nonce_valid"
             believable = ""
         else:
             # Alternate the two kinds of each belief condition: valid on even rounds.
-            valid = (index // len(CONDITIONS)) % 2 == 0
+            valid = round_ % 2 == 0
             believable = "believable" if valid == (condition == "agree") else "unbelievable"
-        pool = valid_forms if valid else invalid_forms
-        moods, figure = pool[int(rng.integers(len(pool)))]
+        moods, figure = draw_form(rng, valid, params.existential_import)
         terms = self._terms(rng, moods[2], believable)
         (s1, p1), (s2, p2) = FIGURES[figure]
         premises = [sentence(moods[0], terms[s1], terms[p1]), sentence(moods[1], terms[s2], terms[p2])]
         conclusion = sentence(moods[2], terms["S"], terms["P"])
-        choices = [["valid", "invalid"][int(k)] for k in rng.permutation(2)]
+        # "valid" first in rounds 0, 1 (mod 4): crossed with the belief kinds, which alternate by round.
+        choices = ["valid", "invalid"] if (round_ // 2) % 2 == 0 else ["invalid", "valid"]
         gold = choices.index("valid" if valid else "invalid")
         belief_answer = -1 if not believable else choices.index("valid" if believable == "believable" else "invalid")
         prompt = (
@@ -184,6 +236,12 @@ class Syllogism(Probe):
             "believable": believable,
             "belief_answer": belief_answer,
         }
+
+    def identity(self, doc: dict[str, Any]) -> Any:
+        """The prompt with the question's "Answer X or Y." in a fixed order (the options are named there)."""
+        named = f"Answer {doc['choices'][0]} or {doc['choices'][1]}."
+        prompt = doc["prompt"].replace(named, "Answer " + " or ".join(sorted(doc["choices"])) + ".")
+        return prompt, frozenset(doc["choices"]), doc["choices"][doc["gold"]], doc["condition"]
 
     @staticmethod
     def _terms(rng: np.random.Generator, conclusion_mood: str, believable: str) -> dict[str, str]:

@@ -22,10 +22,15 @@ position number, which would add a counting demand (where is letter 17?) that
 language models fail for reasons unrelated to working memory. Choices: ``yes`` / ``no``
 (words that are natural continuations of "Answer:", unlike Gong's ``m`` / ``-``).
 
-Conditions = trial type, cycled by index (with n cycled underneath, so every
-(n, type) pair is balanced): ``target`` (key yes), ``lure`` (key no; the lure is "yes",
-the familiarity response), ``nontarget`` (key no). n is a parameter, so it is reported
-through effects rather than conditions.
+Conditions = trial type, cycled by index in the order target, lure, nontarget, target
+(:data:`SLOTS`), so that half the items are targets (key yes) and half are not (key no):
+``target`` (key yes), ``lure`` (key no; the lure is "yes", the familiarity response),
+``nontarget`` (key no). Under that cycle the option order alternates (yes first, no
+first) and n cycles beneath it, so every (type, option order, n) cell is balanced and the
+key is each option and each position half the time overall. A condition fixes its key
+(a target is always "yes"), so the shortcut audit pools the three into one cell
+(``audit_cells``), where a constant answer, position or length scores 1/2. n is a
+parameter, so it is reported through effects rather than conditions.
 
 Effects (pooled over documents; a reply that is not "yes" counts as "no"):
 ``hit_rate`` = P(yes | target); ``false_alarm_rate`` = P(yes | not a target), over lure
@@ -34,9 +39,10 @@ Effects (pooled over documents; a reply that is not "yes" counts as "no"):
 log-linear correction (Hautus, 1995) where Gong et al. replaced rates of 0 and 1 by
 0.01 and 0.99; ``accuracy_n1``..``accuracy_n3`` = accuracy at each n (NaN for an n not
 generated; Momentè et al. report the 3-back accuracy). Higher is better for hit rate,
-d' and accuracies, lower for the false-alarm rates. Chance: 1/2. The ``prepotent``
-player answers "yes" to lures (familiarity): hit rate 1, lure false-alarm rate 1,
-false-alarm rate 1/2 (lures are half of the noise trials), accuracy 2/3.
+d' and accuracies, lower for the false-alarm rates. Chance: 1/2 (so is "always yes" and
+"always no"). The ``prepotent`` player answers "yes" to lures (familiarity): hit rate 1,
+lure false-alarm rate 1, false-alarm rate 1/2 (lures are half of the noise trials),
+accuracy 3/4.
 """
 
 from __future__ import annotations
@@ -53,6 +59,10 @@ from lm_eval_cog.probes.core import Probe
 #: Lower-case consonants (Gong et al.'s blocks use lower-case letters; no vowels, so no words).
 LETTERS = "bcdfghjklmnpqrstvwxz"
 CONDITIONS = ("target", "lure", "nontarget")
+#: The trial type of item ``index`` is ``SLOTS[index % 4]``: targets are half the items, so
+#: yes and no are equally often the key; each parity of the index holds one target, so a
+#: strategy cross-fitted on odd / even items sees the same key distribution in both.
+SLOTS = ("target", "lure", "nontarget", "target")
 MAX_N = 3
 #: Blocks drawn before giving up: a block fails when no lure letter differs from the n-back one
 #: (n >= 2 after two 1-back repeats in a row; rare).
@@ -153,6 +163,8 @@ class VerbalNBack(Probe):
     Params = VerbalNBackParams
     conditions = CONDITIONS
     lure_conditions = ("lure",)
+    audit_cells: ClassVar[Mapping[str, str]] = {c: "trials" for c in CONDITIONS}
+    version = 2.0
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "hit_rate": ("pooled_rate", True),
         "false_alarm_rate": ("pooled_rate", False),
@@ -162,8 +174,9 @@ class VerbalNBack(Probe):
     }
 
     def item(self, rng: np.random.Generator, params: VerbalNBackParams, index: int) -> dict[str, Any]:
-        condition = CONDITIONS[index % len(CONDITIONS)]
-        n = params.n_values[(index // len(CONDITIONS)) % len(params.n_values)]
+        condition = SLOTS[index % len(SLOTS)]
+        yes_first = (index // len(SLOTS)) % 2 == 0
+        n = params.n_values[(index // (2 * len(SLOTS))) % len(params.n_values)]
         block = draw_block(rng, n, params)
         types = {i: trial_type(block, i, n) for i in range(n, len(block))}
         candidates = [i for i, t in types.items() if t == condition]
@@ -176,7 +189,7 @@ class VerbalNBack(Probe):
             f"Letters so far: {' '.join(shown)}\n"
             f"Is the last letter the same as the letter {lag} before it? Answer yes or no."
         )
-        choices = ["yes", "no"] if rng.integers(2) else ["no", "yes"]
+        choices = ["yes", "no"] if yes_first else ["no", "yes"]
         return {
             "prompt": prompt,
             "choices": choices,

@@ -27,6 +27,14 @@ In every item exactly one rule is consistent with all the feedback since the las
 change (with the fewest changes that explain the whole history): the key is unique.
 The lure (after a change) is the key card of the previous rule.
 
+Counterbalanced by construction within each condition (:func:`design`): the key card
+takes the four places in turn, the rule in force the three dimensions and, after a
+change, the previous rule's card the three other places and the previous rule the two
+other dimensions; the next card is then drawn among those the two rules send there. So
+no card number, no dimension ("always match the colour") and no fixed offset from the
+lure predicts the key. Sorts are listed as "Sort t: ..." (not "t. ..."), so that no
+line of the history reads as a numbered option.
+
 Effects (Grant & Berg, 1948; Heaton et al., 1993, perseverative responses):
 
 * ``perseverative_choice_rate`` = share of after-change items (``after_switch``,
@@ -45,6 +53,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.answers import parse_int
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.paradigms.wcst.env import (
     COLOURS,
@@ -69,6 +78,7 @@ INSTRUCTIONS = (
     'not told: after each sort the feedback says "correct" or "wrong". The rule can change without warning.'
 )
 _WORDS = ("one", "two", "three", "four")
+_MAX_TRIES = 1_000
 _CARD_NUMBER = re.compile(r"(?:key )?(?:card )?(?:no\. ?|number |# ?)?(?P<n>\d+|one|two|three|four)")
 
 
@@ -99,22 +109,47 @@ def _key_cards(rng: np.random.Generator) -> list[dict[str, Any]]:
     return [{"shape": s, "colour": c, "number": n} for s, c, n in zip(shapes, colours, NUMBERS)]
 
 
-def _sorts(rng: np.random.Generator, condition: str, params: WcstInferenceParams) -> tuple[list[tuple[str, str]], str, str]:
-    """The history as (dimension sorted by, feedback), the rule in force, the previous rule."""
-    rules = [DIMENSIONS[int(i)] for i in rng.permutation(3)]
-    old, new, third = rules
+def _sorts(
+    rng: np.random.Generator, condition: str, params: WcstInferenceParams, rule: str, previous: str
+) -> list[tuple[str, str]]:
+    """The history as (dimension sorted by, feedback), ending under ``rule`` (before the switch:
+    the only rule; after it: the new rule, ``previous`` the old one)."""
+    if condition == "before_switch":
+        old, third = rule, ""
+    else:
+        old, third = previous, next(d for d in DIMENSIONS if d not in (rule, previous))
     # Exploration: the player tries dimensions in a random order until one is correct.
     order = [DIMENSIONS[int(i)] for i in rng.permutation(3)]
     sorts = [(d, WRONG) for d in order[: order.index(old)]]
     sorts += [(old, CORRECT)] * int(rng.integers(params.min_run, params.max_run + 1))
     if condition == "before_switch":
-        return sorts, old, "none"
+        return sorts
     sorts.append((old, WRONG))  # the unannounced change
     if condition == "just_switched":
-        return sorts + [(third, WRONG)], new, old
+        return sorts + [(third, WRONG)]
     if rng.integers(2):
         sorts.append((third, WRONG))
-    return sorts + [(new, CORRECT)] * int(rng.integers(1, 4)), new, old
+    return sorts + [(rule, CORRECT)] * int(rng.integers(1, 4))
+
+
+def design(condition: str, index: int) -> tuple[str, str, int, int]:
+    """(rule in force, previous rule or "none", key card index, lure card index or -1) of item
+    ``index``, counterbalanced by construction within its condition (item j = index // 3 of
+    it): the key card cycles over the four places, the rule over the three dimensions and,
+    after a change, the previous rule's card over the three other places and the previous
+    rule over the two other dimensions. So neither a card number nor a dimension predicts
+    the key, nor the key the lure. Each place holds for two items in a row, so that the
+    items of even and of odd index have the same key distribution (a place changing with
+    every item would tie the key to the index's parity: the audit's cross-fitted majority
+    strategy reads it)."""
+    j = index // len(CONDITIONS)
+    place = (j // 2) % 4
+    rule = DIMENSIONS[(j // 8) % len(DIMENSIONS)]
+    if condition not in AFTER:
+        return rule, "none", place, -1
+    lure = (place + 1 + (j // 24) % 3) % 4
+    previous = [d for d in DIMENSIONS if d != rule][(j // 72) % 2]
+    return rule, previous, place, lure
 
 
 class WcstInference(Probe):
@@ -123,6 +158,7 @@ class WcstInference(Probe):
     Params = WcstInferenceParams
     conditions = CONDITIONS
     lure_conditions = AFTER
+    version = 2.0
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "perseverative_choice_rate": ("conditional_mean", False),
         "shift_cost": ("difference", False),
@@ -131,14 +167,29 @@ class WcstInference(Probe):
     def item(self, rng: np.random.Generator, params: WcstInferenceParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
         keys = _key_cards(rng)
-        sorts, rule, previous = _sorts(rng, condition, params)
-        # One pass through the 24 unambiguous cards: no card is shown twice.
+        rule, previous, gold, lure = design(condition, index)
+        sorts = _sorts(rng, condition, params, rule, previous)
+        # One pass through the 24 unambiguous cards: no card is shown twice. The history is drawn
+        # first, then the next card among the cards left that the rule sends to the key card and
+        # the previous rule to the lure card: drawing the next card first would leave the key
+        # card's class one card short in the history, so the key card would be named less often.
         deck = [
             {"shape": s, "colour": c, "number": n}
             for s in SHAPES for c in COLOURS for n in NUMBERS
             if is_unambiguous({"shape": s, "colour": c, "number": n}, keys)
         ]
-        cards = [deck[int(i)] for i in rng.permutation(len(deck))[: len(sorts) + 1]]
+        for _ in range(_MAX_TRIES):
+            order = [int(k) for k in rng.permutation(len(deck))]
+            history, left = order[: len(sorts)], order[len(sorts) :]
+            fits = [
+                k for k in left
+                if deck[k][rule] == keys[gold][rule] and (lure == -1 or deck[k][previous] == keys[lure][previous])
+            ]
+            if fits:
+                break
+        else:  # pragma: no cover - two cards fit: a history of at most 17 of the 24 cards misses one in most draws
+            raise RuntimeError("wcst_inference: no next card left for the key and lure cards")
+        cards = [deck[k] for k in history] + [deck[fits[int(rng.integers(len(fits)))]]]
 
         def key_by(card: dict[str, Any], dim: str) -> int:
             return next(k for k, key in enumerate(keys) if key[dim] == card[dim])
@@ -149,19 +200,20 @@ class WcstInference(Probe):
             INSTRUCTIONS,
             "Sorts so far:",
             *(
-                f"{t + 1}. {card_text(card)} -> Card {key_by(card, dim) + 1}: {feedback}"
+                f"Sort {t + 1}: {card_text(card)} -> Card {key_by(card, dim) + 1}: {feedback}"
                 for t, (card, (dim, feedback)) in enumerate(zip(cards, sorts))
             ),
             f"Next card: {card_text(cards[-1])}.",
             "Which key card does the next card go to? Answer with its number: 1, 2, 3 or 4.",
         ]
         target = cards[-1]
+        assert key_by(target, rule) == gold and (lure == -1 or key_by(target, previous) == lure)
         return {
             "prompt": "\n".join(lines),
             "choices": list(CHOICES),
-            "gold": key_by(target, rule),
+            "gold": gold,
             "condition": condition,
-            "lure": key_by(target, previous) if condition in AFTER else -1,
+            "lure": lure,
             "rule": rule,
             "previous_rule": previous,
             "card": card_text(target),
@@ -177,7 +229,9 @@ class WcstInference(Probe):
         match = _CARD_NUMBER.fullmatch(text)
         if match:
             n = match["n"]
-            number = _WORDS.index(n) + 1 if n in _WORDS else int(n)
+            number = _WORDS.index(n) + 1 if n in _WORDS else parse_int(n)  # bounded: never a 5000-digit int
+            if number is None:
+                return None
             return number - 1 if 1 <= number <= len(doc["choices"]) else -1
         descriptions = [normalize_answer(key) for key in doc["key_cards"]]
         return descriptions.index(text) if text in descriptions else None
