@@ -22,7 +22,7 @@ from lm_eval.api.model import CachingLM, hash_args
 
 from fault_backend import TRIALS, FaultLM, requests
 from lm_eval_cog.lmeval import seam
-from lm_eval_cog.lmeval.episode_cache import IDENTITY_KEY, CacheMismatch, model_identity
+from lm_eval_cog.lmeval.episode_cache import IDENTITY_KEY, TABLE, CacheMismatch, TurnCache, model_identity
 from lm_eval_cli import LM_EVAL
 
 TASK = "cog_wcst_direct"
@@ -46,6 +46,11 @@ def cached(tmp_path: Path, lm: FaultLM) -> CachingLM:
     return CachingLM(lm, str(tmp_path / "cache_rank0.db"))
 
 
+def our_rows(caching: CachingLM) -> sqlite3.Connection:
+    """lm-eval-cog's own table in the ``--use_cache`` file (JSON values), beside lm-eval's."""
+    return sqlite3.connect(caching.dbdict.filename)
+
+
 def play(lm, n: int = 2, **kwargs) -> tuple[list[str], seam.LMPlayer]:
     player = seam.LMPlayer(lm)
     out = seam.run_requests(requests(n, **kwargs), player, progress=False)
@@ -65,20 +70,22 @@ def test_a_rerun_replays_every_turn_from_the_cache_without_a_model_call(tmp_path
 
 
 def test_rows_use_lm_evals_own_key_so_a_half_finished_turn_resumes(tmp_path):
-    # HF writes each reply as it comes (cache_hook.add_partial) under lm-eval's key:
-    # the seam finds those rows, so a turn cut off half-way keeps its finished requests.
+    # HF reports each reply as it comes (cache_hook.add_partial) under lm-eval's key: our
+    # table keeps it under that key, so a turn cut off half-way keeps its finished requests.
     first = CountingLM()
     caching = cached(tmp_path, first)
     out1, _ = play(first)
-    db = caching.dbdict
     prompt = next(p for d, p in first.received if d == 1 and p.count("User: ") == 3)
     sent = json.loads(out1[1])["gen_kwargs"]
-    assert db[hash_args("generate_until", (prompt, sent))] == "Answer: 4"
-    # Forget episode 1's last two turns: the rerun generates exactly those.
-    for doc, p in first.received:
-        if doc == 1 and p.count("User: ") >= 3:
-            del db[hash_args("generate_until", (p, sent))]
-    db.commit()
+    key = hash_args("generate_until", (prompt, sent))
+    assert caching.dbdict[key] == "Answer: 4"  # lm-eval's own row, as lm-eval writes it
+    with our_rows(caching) as con:
+        (value,) = con.execute(f"SELECT value FROM {TABLE} WHERE key = ?", (key,)).fetchone()
+        assert json.loads(value) == {"reply": "Answer: 4", "cached_tokens": None}
+        # Forget episode 1's last two turns: the rerun generates exactly those.
+        for doc, p in first.received:
+            if doc == 1 and p.count("User: ") >= 3:
+                con.execute(f"DELETE FROM {TABLE} WHERE key = ?", (hash_args("generate_until", (p, sent)),))
     second = CountingLM()
     cached(tmp_path, second)
     out2, player2 = play(second)
@@ -97,7 +104,9 @@ def test_a_cache_written_by_another_model_is_refused_before_any_request(tmp_path
     with pytest.raises(CacheMismatch, match=r"holds replies of model .*CountingLM None.*this run's model is .*someone/else"):
         caching.cog_episode(requests(2))
     assert other.calls == 0
-    assert caching.dbdict[IDENTITY_KEY] == model_identity(first)
+    with our_rows(caching) as con:
+        (stored,) = con.execute(f"SELECT value FROM {TABLE} WHERE key = ?", (IDENTITY_KEY,)).fetchone()
+    assert json.loads(stored) == model_identity(first)
 
 
 def test_sampled_generation_is_never_replayed(tmp_path, monkeypatch):
@@ -120,13 +129,12 @@ def test_vllm_prefix_cache_counts_are_replayed_with_the_reply(tmp_path):
     lm = CountingLM()
     caching = cached(tmp_path, lm)
     key = hash_args("generate_until", ("p", {"do_sample": False}))
-    from lm_eval_cog.lmeval.episode_cache import TurnCache
-
-    cache = TurnCache(caching.dbdict, "m")
+    cache = TurnCache(caching.dbdict.filename, "m")
     cache.put(("p", {"do_sample": False}), "Answer: 1", 17)
     cache.commit()
-    hit = cache.get(("p", {"do_sample": False}))
-    assert (hit.reply, hit.cached_tokens) == ("Answer: 1", 17) and caching.dbdict[key] == "Answer: 1"
+    hit = TurnCache(caching.dbdict.filename, "m").get(("p", {"do_sample": False}))
+    assert (hit.reply, hit.cached_tokens) == ("Answer: 1", 17)
+    assert key not in caching.dbdict  # lm-eval's table is lm-eval's: the reply and its count are one JSON row of ours
 
 
 def test_without_use_cache_nothing_is_read_or_written():
@@ -163,12 +171,12 @@ def _env() -> dict[str, str]:
 
 
 def _rows(db: Path) -> int:
-    """Turn replies committed to the cache database (the model-identity row left out)."""
+    """Turn replies committed to lm-eval-cog's table of the cache database (the model-identity row left out)."""
     if not db.exists():
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
-            return con.execute("SELECT COUNT(*) FROM unnamed WHERE key != ?", (IDENTITY_KEY,)).fetchone()[0]
+            return con.execute(f"SELECT COUNT(*) FROM {TABLE} WHERE key != ?", (IDENTITY_KEY,)).fetchone()[0]
     except sqlite3.OperationalError:  # table not created yet, or locked for a moment
         return 0
 

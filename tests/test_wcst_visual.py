@@ -493,16 +493,12 @@ def test_probe_through_lm_eval_scores_100_and_a_swapped_palette_lowers_it(monkey
     assert not math.isnan(row["acc_overall,none"])
 
 
-def test_use_cache_keys_visual_turns_by_their_images_too():
+def test_use_cache_keys_visual_turns_by_their_images_too(tmp_path):
     # Turn 1 of every episode has the same text ("<image>\nWhich key card ..."): the key must
     # hash the pixels (lm-eval's hash_args does), or episode 2 would replay episode 1's reply.
     from lm_eval_cog.lmeval.episode_cache import TurnCache
 
-    class Db(dict):
-        def commit(self):
-            pass
-
-    cache = TurnCache(Db(), "m")
+    cache = TurnCache(tmp_path / "cache_rank0.db", "m")
     gen = {"until": [], "do_sample": False}
     a, b = visual.render_trial(ALL_CARDS[0], KEY_CARDS), visual.render_trial(ALL_CARDS[1], KEY_CARDS)
     assert cache.key(("p", gen, {"visual": [a]})) != cache.key(("p", gen, {"visual": [b]}))
