@@ -72,6 +72,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lm_eval_cog.answers import find_answer
+
 # --------------------------------------------------------------------------- #
 # Request texts
 # --------------------------------------------------------------------------- #
@@ -188,9 +190,6 @@ _LINE_KEY = re.compile(
     rf"(?:^|[\s{{,\"'*_#>-])[\"'*_]*({_KEY_ALTERNATION})[\"'*_]*\s*(?:\([^)\n]{{0,20}}\))?\s*[:=\uff1a]",
     re.IGNORECASE,
 )
-# The answer line of the static probes' _gen form (the same regex as _probe_gen.yaml).
-# (The full-width colon is the character itself, as the YAML's decoded string holds it.)
-ANSWER_LINE = re.compile(r"(?i)answer[*_]*\s*(?:is[*_]*\s*)?[:=" "\uff1a" r"]\s*([^\n]*)")
 #: Longest reply read (a reflection is a few hundred tokens; this bounds the parser's work).
 MAX_CHARS = 20_000
 #: At most this many "{" positions are tried as the start of a JSON object.
@@ -425,9 +424,10 @@ def _read_text(value: Any) -> tuple[str | None, bool]:
 
 
 def last_answer_line(text: str) -> str | None:
-    """The text of the last ``Answer:`` line (as lm-eval's regex filter keeps it), or None."""
-    found = ANSWER_LINE.findall(text if isinstance(text, str) else "")
-    return found[-1].strip() if found else None
+    """The answer line of ``text`` as the static probes' ``_gen`` form reads it (the rule of
+    :mod:`lm_eval_cog.answers`: the last line- or sentence-initial marker), or None."""
+    found = find_answer(text)
+    return None if found is None else found.line
 
 
 # --------------------------------------------------------------------------- #
@@ -444,14 +444,14 @@ def final_choice(
     """(final choice, revision status) from the first choice and the reflection's new answer.
 
     ``read`` maps an answer text onto a choice index, -1 (well-formed, no choice) or None
-    (unreadable). A new answer written as an answer line ("Answer: B") is read by its
-    line's text. No new answer keeps the first choice; an unreadable new answer gives
+    (unreadable). A new answer written with an answer marker ("Answer: B") is read by its
+    answer (:func:`lm_eval_cog.answers.find_answer`), else as it is. No new answer keeps the first choice; an unreadable new answer gives
     None (wrong), never the first answer.
     """
     if new_response is None:
         return first, KEPT
-    text = last_answer_line(new_response) or new_response
-    choice = read(text)
+    found = find_answer(new_response)
+    choice = read(found if found is not None and found.line else new_response)
     if choice is None:
         return None, REVISION_UNREADABLE
     return choice, (SAME if choice == first else CHANGED)

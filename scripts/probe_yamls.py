@@ -104,9 +104,10 @@ def expected_files() -> dict[str, str]:
             name, [f"{name}_mc", f"{name}_gen"], f"The {ability.replace('_', ' ')} probes in both forms, each scored apart."
         )
     for form in ("mc", "gen"):
-        tasks = [f"cog_{n}_{form}" for a in groups for n in by_ability[a]]
+        # Over the ability groups of one form: each ability weighs the same, however many probes it has.
+        members = [f"{group_name(a)}_{form}" for a in groups]
         files[f"_cog_static_{form}.yaml"] = group_yaml(
-            f"cog_static_{form}", tasks, f"Every static probe by {FORM_WORDS[form]}."
+            f"cog_static_{form}", members, f"Every static probe by {FORM_WORDS[form]}: the mean over the abilities."
         )
     files["_cog_static.yaml"] = collection_yaml(
         "cog_static", ["cog_static_mc", "cog_static_gen"], "Every static probe in both forms, each form scored apart."

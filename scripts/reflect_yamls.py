@@ -46,7 +46,8 @@ def task_yaml(probe: str, mode: str) -> str:
     text += "# lm-eval's request type for --gen_kwargs; each episode (answer, reflection) is played by cog_episode.\n"
     text += "output_type: generate_until\n"
     text += f"generation_kwargs:\n  until: []\n  max_gen_toks: {MAX_GEN_TOKS}\n  do_sample: false\n"
-    text += "metadata:\n  version: 1.0\n  paradigm: reflect\n"
+    # The items are the probe's: a new probe version is a new reflect task version.
+    text += f"metadata:\n  version: {get_probe(probe).version}\n  paradigm: reflect\n"
     text += f"  preset: {probe}\n  strategy: free\n  episodes: {get_probe(probe).default_items}\n"
     if mode == "cogprobe":
         text += "  variant: {mode: cogprobe}\n"

@@ -158,9 +158,9 @@ def test_random_player_shows_no_effect_beyond_noise():
     ("answer", "expected"),
     [
         ("2", 1), ("two", 1), ("**Two.**", 1), ("`2`", 1), ("2 words", 1), ("Two words.", 1), ("02", 1),
-        ("4", 3), ("5", -1), ("zero", -1), ("12", -1),  # well-formed counts: 5, 0, 12 are wrong
+        ("4", 3), ("5", -1), ("zero", -1), ("12", -1), ("twelve", -1),  # well-formed counts: 5, 0, 12 are wrong
         ("2 or 3", None), ("about 2", None), ("There are 2 words.", None), ("", None), ("II", None),
-        ("twelve", None), ("2.5", None), ("2 and 2", None),
+        ("2.5", None), ("2 and 2", None), ("9" * 5000, None),  # a 5000-digit run is no count (never raises)
     ],
 )
 def test_read_accepts_a_count_as_digits_or_a_word(answer, expected):

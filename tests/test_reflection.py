@@ -28,6 +28,7 @@ from lm_eval_cog.paradigms.reflect import (
     ReflectParams,
     first_prompt,
     probe_document,
+    read_first,
 )
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
@@ -65,18 +66,29 @@ def test_cogprobe_template_is_their_english_meta_prompt_verbatim():
     assert refl.cogprobe_request("TASK", "  ANSWER\n") == expected  # the answer pasted stripped, as theirs
 
 
-def test_first_turn_is_the_gen_forms_prompt_and_the_answer_regex_is_the_yamls():
-    """Same suffix and the same answer-line regex as task_configs/probes/_probe_gen.yaml."""
+def test_first_turn_is_the_gen_forms_prompt_and_the_answer_is_read_as_the_yamls_filter_reads_it():
+    """Same suffix as task_configs/probes/_probe_gen.yaml, and the same reader as its answer_line
+    filter (lm_eval_cog.answers, through probe_task.answer_filter)."""
 
     class Loader(yaml.SafeLoader):
         pass
 
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: f"!{suffix} {loader.construct_scalar(node)}")
     gen = yaml.load((ROOT / "task_configs" / "probes" / "_probe_gen.yaml").read_text(), Loader=Loader)
     assert gen["doc_to_text"] == "{{prompt}}" + GEN_SUFFIX
-    assert gen["filter_list"][0]["filter"][0]["regex_pattern"] == refl.ANSWER_LINE.pattern
+    (answer_line,) = gen["filter_list"]
+    assert answer_line["name"] == "answer_line"
+    assert answer_line["filter"] == [
+        {"function": "custom", "filter_fn": "!function lm_eval_cog.lmeval.probe_task.answer_filter"},
+        {"function": "take_first"},
+    ]
     doc = get_probe("deduction").generate(1234, 1)[0]
     assert first_prompt(doc) == doc["prompt"] + GEN_SUFFIX
+    from lm_eval_cog.lmeval.probe_task import answer_filter
+
+    for reply in ("Thinking.\nAnswer: **True** (it follows)", "The answer is False.", "no marker", "Answer: not True"):
+        (kept,) = answer_filter([[reply]], [doc])[0]
+        assert read_first(get_probe("deduction"), doc, reply)[0] == kept
 
 
 # --------------------------------------------------------------------------- #

@@ -28,9 +28,10 @@ from typing import Any
 
 import datasets
 
+from lm_eval_cog.answers import find_answer
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, MultipleChoiceTaskBase, process_results_metric
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.core import Probe, get_probe
+from lm_eval_cog.probes.core import NO_ANSWER, Probe, get_probe
 
 DEFAULT_SEED = 1234  # lm-eval's default task-side (fewshot) seed
 FORMS = {"multiple_choice": "mc", "generate_until": "gen"}
@@ -54,8 +55,23 @@ def dataset(**metadata: Any) -> dict[str, datasets.Dataset]:
     return {"test": datasets.Dataset.from_list(probe.generate(seed, items, params))}
 
 
+def answer_of(reply: Any) -> str:
+    """What the ``answer_line`` filter keeps of one reply: the text of its answer (the
+    answer line, then its continuation lines) as :func:`lm_eval_cog.answers.find_answer`
+    reads it, or :data:`~lm_eval_cog.probes.core.NO_ANSWER` (``[invalid]``) without one."""
+    found = find_answer(reply) if isinstance(reply, str) else None
+    return NO_ANSWER if found is None else found.block
+
+
+def answer_filter(resps: Any, docs: Any) -> list[list[str]]:
+    """lm-eval ``custom`` filter (``filter_fn``) of the ``_gen`` tasks: :func:`answer_of`
+    of every response of every document (lm-eval's ``take_first`` then keeps the first)."""
+    return [[answer_of(reply) for reply in replies] for replies in resps]
+
+
 def process_gen(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
-    """``process_results`` of a ``_gen`` task: ``results[0]`` is the filtered answer line."""
+    """``process_results`` of a ``_gen`` task: ``results[0]`` is what the ``answer_line``
+    filter kept (:func:`answer_of`), read by :meth:`~lm_eval_cog.probes.core.Probe.read_answer`."""
     return get_probe(doc["probe"]).score_gen(doc, results[0])
 
 

@@ -27,6 +27,8 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from lm_eval_cog import answers
+
 
 class Outcome(str, enum.Enum):
     """Outcome of one trial. ``INVALID`` is never a pass and never a random choice."""
@@ -94,15 +96,8 @@ STRATEGY_INSTRUCTIONS: Mapping[Strategy, str] = {
     ),
 }
 
-# "Answer:", "answer is:", "Answer =", "**Answer**:" (after NFKC, so "Answer：" too).
-# No quantified group follows another over the same characters, so a long run of
-# blanks after "answer" costs linear time, not quadratic.
-_ANSWER_MARKER = re.compile(r"answer[*_]*\s*(?:is[*_]*\s*)?[:=]", re.IGNORECASE)
 # Line breaks as ``str.splitlines`` knows them.
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-# The answer text: blanks and line breaks right after the marker are skipped
-# ("Answer:\n3"), then the rest of that line.
-_ANSWER_TEXT = re.compile(rf"\s*([^{_LINE_BREAKS}]*)")
 # A sentence ends at a line break, or at . ! ? (。) followed by blanks, possibly after
 # closing quotes, brackets or Markdown emphasis ("card 4.** Then"). Each run of closing
 # characters follows one stop, so the backtracking over it is linear in total.
@@ -119,19 +114,16 @@ def normalize_reply(reply: str) -> str:
 
 
 def answer_text(text: str) -> str | None:
-    """What the last ``Answer:`` marker of ``text`` says, or None without a marker.
+    """The answer line of ``text`` as written, or None without an answer marker.
 
-    It is the text from that marker to the end of its line (blanks and line breaks
-    right after the marker are skipped): "My answer: I think 3. Answer: 1" -> "1";
-    "Answer:", a line break, "2", a line break, "because 3 ..." -> "2".
+    The rule is :mod:`lm_eval_cog.answers`' (:func:`~lm_eval_cog.answers.find_answer`): the
+    last marker that begins a line or a sentence wins; its text runs to the end of its
+    line, or is the next non-blank line after a bare marker:
+    "My answer: I think 3. Answer: 1" -> "1"; "Answer:", a line break, "2" -> "2";
+    "A common wrong answer is: 2" (inside a sentence) -> None.
     """
-    last = None
-    for last in _ANSWER_MARKER.finditer(text):
-        pass
-    if last is None:
-        return None
-    match = _ANSWER_TEXT.match(text, last.end())
-    return match.group(1) if match else ""
+    found = answers.find_answer(text)
+    return None if found is None else found.line
 
 
 def last_sentence_start(text: str) -> int:
@@ -165,10 +157,16 @@ def read_choice(
     mentioned in ``text`` (paradigm-specific). The reply is NFKC-normalised first.
     Rules, shared by all paradigms:
 
-    1. **Answer line.** When the reply has an ``Answer:`` marker, the text after the
-       last one, to the end of its line, decides: one distinct choice there is the
-       answer (``answer_line``); two or more are ``ambiguous``. An answer line naming
-       no choice is ignored (rules 2-3 read the whole reply).
+    1. **Answer line.** When the reply has an answer marker (:func:`answer_text`: the
+       last one that begins a line or a sentence), its head decides (the line without a
+       trailing parenthetical, "because" clause or further sentence:
+       :func:`lm_eval_cog.answers.answer_head`): one distinct choice there is the answer
+       (``answer_line``), unless the line hedges ("maybe", "?", "I think":
+       :func:`lm_eval_cog.answers.hedged`) or the choice is negated within its clause
+       ("not 2", "anything but left": :func:`lm_eval_cog.answers.negated_at`), which is
+       ``no_answer``, never that choice nor a fallback; two or more choices are
+       ``ambiguous``. An answer line naming no choice is ignored (rules 2-3 read the
+       whole reply).
     2. ``direct``: the whole reply must name exactly one distinct choice (repeats are
        fine): ``whole_reply``; none is ``no_answer``, two or more ``ambiguous``.
     3. ``free``/``cot`` (asked for an answer line but gave none): a choice is accepted
@@ -176,6 +174,10 @@ def read_choice(
        reply's last sentence (``fallback``). Anything else is ``ambiguous``: "I will
        pick right, since left has paid nothing." names both arms in one sentence and
        is never read as either.
+    4. In rules 2-3 too, a choice negated within its clause ("I would not pick left",
+       "not card 2") is never read, nor one that the reply (``direct``) or the sentence
+       stating it (``free``/``cot``: that of its last mention) hedges ("maybe 2",
+       "I pick 2, I think"): ``no_answer``.
 
     >>> find = keyword_finder({"left": "left", "right": "right"})
     >>> read_choice("My answer: left. Answer: right", Strategy.COT, find)
@@ -190,8 +192,14 @@ def read_choice(
     text = normalize_reply(reply)
     answer = answer_text(text)
     if answer is not None:
-        named = _distinct(c for _, c in find_choices(answer))
+        head = answers.answer_head(answer)
+        mentions = find_choices(head)
+        named = _distinct(c for _, c in mentions)
         if len(named) == 1:
+            if answers.hedged(answer):
+                return _invalid(NO_ANSWER, "the answer line hedges")
+            if _negated(head, mentions):
+                return _invalid(NO_ANSWER, "the answer line negates its choice")
             return Reading(named[0], ParsePath.ANSWER_LINE)
         if len(named) > 1:
             return _invalid(AMBIGUOUS, f"answer line names {len(named)} different choices")
@@ -200,18 +208,37 @@ def read_choice(
     named = _distinct(c for _, c in found)
     if not named:
         return _invalid(NO_ANSWER, "no choice found in reply")
+    direct = strategy is Strategy.DIRECT
     if len(named) == 1:
-        return Reading(named[0], ParsePath.WHOLE_REPLY if strategy is Strategy.DIRECT else ParsePath.FALLBACK)
-    if strategy is Strategy.DIRECT:
+        if _negated(text, found) or answers.hedged(text if direct else _sentence_at(text, found[-1][0])):
+            return _invalid(NO_ANSWER, "the reply hedges or negates its only choice")
+        return Reading(named[0], ParsePath.WHOLE_REPLY if direct else ParsePath.FALLBACK)
+    if direct:
         return _invalid(AMBIGUOUS, f"reply names {len(named)} different choices")
     start = last_sentence_start(text)
-    last = _distinct(c for position, c in found if position >= start)
+    closing = [(position, c) for position, c in found if position >= start]
+    last = _distinct(c for _, c in closing)
     if len(last) == 1:
+        if _negated(text, closing) or answers.hedged(_sentence_at(text, closing[-1][0])):
+            return _invalid(NO_ANSWER, "the last sentence hedges or negates its only choice")
         return Reading(last[0], ParsePath.FALLBACK)
     return _invalid(
         AMBIGUOUS,
         f"reply names {len(named)} different choices, its last sentence {len(last)}, and it has no answer line",
     )
+
+
+def _sentence_at(text: str, position: int) -> str:
+    """The sentence of ``text`` that holds ``position`` (what the hedge check reads in a
+    ``free``/``cot`` reply without an answer line: the sentence that states the choice)."""
+    start = last_sentence_start(text[: position + 1])
+    end = _SENTENCE_END.search(text, position)
+    return text[start : end.end() if end else len(text)]
+
+
+def _negated(text: str, mentions: Sequence[tuple[int, Any]]) -> bool:
+    """Is any of these mentions negated within its clause (:func:`lm_eval_cog.answers.negated_at`)?"""
+    return any(answers.negated_at(text, position) for position, _ in mentions)
 
 
 def _invalid(code: str, detail: str) -> Reading:

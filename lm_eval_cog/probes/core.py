@@ -6,8 +6,9 @@ exact key. Its documents serve two lm-eval forms of one task:
 * ``cog_<probe>_mc`` (``multiple_choice``): the model's log-likelihood of each
   choice after ``prompt`` + "Answer:"; base models run it.
 * ``cog_<probe>_gen`` (``generate_until``): the model writes a reply ending with an
-  ``Answer: ...`` line; lm-eval's regex filter keeps that line's text and
-  :meth:`Probe.read` maps it onto a choice, or onto nothing (invalid: wrong *and*
+  ``Answer: ...`` line; the ``answer_line`` filter keeps its answer as
+  :mod:`lm_eval_cog.answers` reads replies (the rule is written down there), and
+  :meth:`Probe.read_answer` maps it onto a choice, or onto nothing (invalid: wrong *and*
   counted in ``invalid_rate``, never turned into a choice).
 
 Every document has these fields (plus the probe's own):
@@ -38,17 +39,17 @@ import dataclasses
 import importlib
 import math
 import pkgutil
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog import answers
+from lm_eval_cog.answers import AnswerText
 from lm_eval_cog.paradigms.base import episode_seed, require_int, unknown_name_message
 
-#: What lm-eval's regex filter returns for a reply without an answer line (see the YAML).
+#: What the ``answer_line`` filter keeps of a reply without an answer (see the YAML).
 NO_ANSWER = "[invalid]"
 #: Draws per document before a probe is declared too small for the number of items asked.
 MAX_DRAWS = 200
@@ -70,15 +71,14 @@ POLICIES = ("random", "optimal", "prepotent")
 HEURISTIC = "prepotent"
 
 # Characters around an answer that carry no meaning: quotes, brackets, Markdown, final stops.
-_EDGE = "\"'`*_()[]{}<>.,;:!?\u201c\u201d\u2018\u2019 \t"
-_SPACES = re.compile(r"\s+")
+_EDGE = answers.EDGE
 
 
 def normalize_answer(text: str) -> str:
     """The comparable form of an answer: NFKC, case-folded, inner blanks collapsed,
-    quotes, brackets, Markdown and final punctuation stripped ("**Blue.**" -> "blue")."""
-    text = unicodedata.normalize("NFKC", text)
-    return _SPACES.sub(" ", text.strip(_EDGE)).strip(_EDGE).casefold()
+    quotes, brackets, Markdown and final punctuation stripped ("**Blue.**" -> "blue").
+    (:func:`lm_eval_cog.answers.normalize`.)"""
+    return answers.normalize(text)
 
 
 class Probe:
@@ -188,17 +188,49 @@ class Probe:
 
     # -- answers ----------------------------------------------------------------------
     def read(self, doc: Mapping[str, Any], answer: str) -> int | None:
-        """The choice an answer line names: its index, -1 for a well-formed answer that is
+        """The choice an answer names: its index, -1 for a well-formed answer that is
         none of the choices (wrong, not invalid), None if unreadable (invalid).
 
+        ``answer`` is what :meth:`read_answer` passes: an :class:`~lm_eval_cog.answers.AnswerText`,
+        whose string is the cleaned answer (:func:`lm_eval_cog.answers.clean_answer`: no
+        explanation, no leading article, case-folded) and whose ``line`` / ``block`` are
+        the answer line / its continuation lines as written. Called with a plain string
+        (as in tests), that string is the answer, uncleaned.
+
         Default: a closed answer set; the answer must equal one choice after
-        :func:`normalize_answer`, anything else is invalid.
+        :func:`normalize_answer`, as written or cleaned (on both sides: "the numbers
+        increase" and "numbers increase" are one answer); anything else is invalid.
         """
-        wanted = normalize_answer(answer)
-        for k, choice in enumerate(doc["choices"]):
-            if normalize_answer(choice) == wanted:
-                return k
+        raw = normalize_answer(getattr(answer, "line", answer))
+        keys = [normalize_answer(c) for c in doc["choices"]]
+        if raw in keys:
+            return keys.index(raw)
+        if not isinstance(answer, AnswerText):
+            return None
+        wanted = str(answer)
+        for cleaned in (keys, [answers.clean_answer(c) for c in doc["choices"]]):
+            hits = [k for k, key in enumerate(cleaned) if key == wanted]
+            if len(hits) == 1:
+                return hits[0]
         return None
+
+    def read_answer(self, doc: Mapping[str, Any], answer: str) -> int | None:
+        """The choice of a ``_gen`` answer under the one rule of :mod:`lm_eval_cog.answers`:
+        None (invalid) for no answer (:data:`NO_ANSWER`) and for an answer that hedges,
+        offers alternatives, corrects itself or negates (:func:`lm_eval_cog.answers.doubtful`,
+        words inside a choice's text excepted); else :meth:`read` of the cleaned answer.
+
+        ``answer``: an :class:`~lm_eval_cog.answers.AnswerText` (from
+        :func:`lm_eval_cog.answers.find_answer`), or the text the ``answer_line`` filter
+        kept (its first line is the answer line, all of it the block).
+        """
+        if not isinstance(answer, AnswerText):
+            if not isinstance(answer, str) or answer == NO_ANSWER:
+                return None
+            answer = answers.as_answer(answer)
+        if not answer or answers.doubtful(answer.line, [str(c) for c in doc["choices"]]):
+            return None
+        return self.read(doc, answer)
 
     def effect_values(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
         """Per-document values of :attr:`effects` for the answer ``pred`` (None: invalid)."""
@@ -225,9 +257,15 @@ class Probe:
         }
 
     def score_gen(self, doc: Mapping[str, Any], answer: str) -> dict[str, Any]:
-        """Metrics of a ``_gen`` reply, given the text of its answer line."""
-        pred = None if answer == NO_ANSWER else self.read(doc, answer)
+        """Metrics of a ``_gen`` reply, given its answer (what the ``answer_line`` filter
+        kept, or an :class:`~lm_eval_cog.answers.AnswerText`; :data:`NO_ANSWER`: none)."""
+        pred = self.read_answer(doc, answer)
         return {**self.score(doc, pred), "invalid_rate": float(pred is None)}
+
+    def score_reply(self, doc: Mapping[str, Any], reply: str) -> dict[str, Any]:
+        """Metrics of a raw ``_gen`` reply: its answer found by :func:`lm_eval_cog.answers.find_answer`."""
+        found = answers.find_answer(reply)
+        return self.score_gen(doc, NO_ANSWER if found is None else found)
 
     @property
     def custom_aggregations(self) -> dict[str, tuple[str, bool]]:

@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.answers import parse_int
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
@@ -85,14 +86,9 @@ class CountingStroopParams:
 
 
 def parse_count(answer: str) -> int | None:
-    """The number an answer states (digits or a number word), None if it states none."""
-    match = _COUNT.match(normalize_answer(answer))
-    if match is None:
-        return None
-    token = match.group(1)
-    if token.isdigit():
-        return int(token)
-    return NUMBER_WORDS.index(token) if token in NUMBER_WORDS else None
+    """The number an answer states (digits or a number word, optionally then "word(s)"),
+    None if it states none (:func:`lm_eval_cog.answers.parse_int`: bounded digits)."""
+    return parse_int(answer, units=("word", "words"))
 
 
 def list_word(rng: np.random.Generator, condition: str, count: int, counts: int) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_cog import reflection as refl
+from lm_eval_cog.answers import find_answer
 from lm_eval_cog.paradigms.base import Env, ParsePath, Strategy, coerce_strategy, require_int
 from lm_eval_cog.probes.core import NO_ANSWER, REGISTRY, Probe, get_probe
 
@@ -129,12 +130,13 @@ def first_prompt(doc: Mapping[str, Any]) -> str:
 
 
 def read_first(probe: Probe, doc: Mapping[str, Any], reply: str) -> tuple[str, int | None]:
-    """(answer line text or ``[invalid]``, choice) as the ``_gen`` form reads a reply: the last
-    ``Answer:`` line (lm-eval's regex filter), mapped by :meth:`Probe.read`."""
-    answer = refl.last_answer_line(reply)
-    if answer is None:
+    """(answer text or ``[invalid]``, choice) as the ``_gen`` form reads a reply: its answer
+    (:func:`lm_eval_cog.answers.find_answer`, what the ``answer_line`` filter keeps), mapped
+    by :meth:`Probe.read_answer`."""
+    found = find_answer(reply)
+    if found is None:
         return NO_ANSWER, None
-    return answer, (None if answer == NO_ANSWER else probe.read(doc, answer))
+    return found.block, probe.read_answer(doc, found)
 
 
 def reflection_message(params: ReflectParams, doc: Mapping[str, Any], first_reply: str) -> str:
@@ -243,7 +245,7 @@ class ReflectEnv(Env):
     def _reflect(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
         doc = self._doc
         parsed = refl.parse_reflection(reply)
-        final, revision = refl.final_choice(self._first, parsed.new_response, lambda t: self._probe.read(doc, t))
+        final, revision = refl.final_choice(self._first, parsed.new_response, lambda t: self._probe.read_answer(doc, t))
         record = refl.reflection_record(parsed, first=self._first, gold=doc["gold"], final=final, revision=revision)
         self.log.append({"phase": "reflection", **record})
         return CLOSING, True, self._info("done")
