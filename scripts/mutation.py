@@ -158,6 +158,32 @@ EQUIVALENT: list[dict[str, str]] = [
         "line": "while len(cards) <= n:",
         "reason": "cards[:n] is the same; an extra pass only advances env.rng, which WCST never draws from after _reset",
     },
+    # reports/ (the guards on what the report tools read and write)
+    {
+        "function": "lm_eval_cog.reports.files.x_write_text",
+        "line": 'write_bytes(path, text.encode("UTF-8", "backslashreplace"), root)',
+        "reason": "codec names are case-insensitive",
+    },
+    {
+        "function": "lm_eval_cog.reports.names.x_digest",
+        "line": 'return hashlib.sha256(text.encode("UTF-8", "surrogatepass")).hexdigest()[:width]',
+        "reason": "codec names are case-insensitive",
+    },
+    {
+        "function": "lm_eval_cog.reports.runs.x__read_text",
+        "line": 'return path.read_text(encoding="UTF-8")',
+        "reason": "codec names are case-insensitive",
+    },
+    {
+        "function": "lm_eval_cog.reports.runs.x_read_samples_file",
+        "line": 'with open(path, encoding="UTF-8") as fh:',
+        "reason": "codec names are case-insensitive",
+    },
+    {
+        "function": "lm_eval_cog.reports.ranges.x_stderr_range",
+        "line": "return 0.0, (span[1] + span[0]) if span else math.inf",
+        "reason": "every range metric_range knows starts at 0, so span[1] + span[0] == span[1] - span[0]",
+    },
 ]
 
 # Run inside the mutmut child process: drop the checkout's copy of the package (imported

@@ -18,7 +18,7 @@ import click
 from lm_eval_cog.audit.cli import audit_cmd
 from lm_eval_cog.audit.items import AuditInputError
 from lm_eval_cog.reports.errors import ReportInputError
-from lm_eval_cog.reports.html import check_output_dir, page, write_new
+from lm_eval_cog.reports.html import check_output_dir, page, warnings_box, write_new
 
 if TYPE_CHECKING:
     from lm_eval_cog.reports.runs import Run
@@ -83,6 +83,17 @@ def _overrides(items: Sequence[str]) -> dict[str, str]:
     return parse_metric_overrides(list(items))
 
 
+def _warn(runs: Sequence[Run]) -> list[str]:
+    """The readers' warnings (e.g. a file linked from outside its input folder), echoed on stderr.
+
+    Called once the output is written: a run that fails ends with its one ``error:`` line only.
+    """
+    warnings = [w for run in runs for w in run.warnings]
+    for warning in warnings:
+        click.echo(f"warning: {_one_line(warning)}", err=True)
+    return warnings
+
+
 def _check_overrides(overrides: dict[str, str], runs: Sequence[Run]) -> None:
     """A --metric for a task no run has is a typo: say so rather than ignore it."""
     from lm_eval_cog.reports.selection import validate_overrides
@@ -141,7 +152,8 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
     for result in run.tasks.values():  # a --metric the task lacks fails here, before the output folder exists
         headline_metric(result, overrides)
     _prepare_output(out_dir, [output_dir], force)
-    index = write_report(run, out_dir, overrides)
+    index = write_report(run, out_dir, overrides)  # the page shows the warnings too
+    _warn([run])
     click.echo(str(index))
     return index
 
@@ -204,14 +216,15 @@ def compare_cmd(
     force: bool,
 ) -> Path:
     from lm_eval_cog.reports.compare import compare, write_comparison
-    from lm_eval_cog.reports.leaderboard import comparison_matrix
+    from lm_eval_cog.reports.leaderboard import comparison_inputs
     from lm_eval_cog.reports.report import runs_html, runs_markdown
 
     overrides = _overrides(metrics)
     runs = _load(output_dirs, labels)
     _check_overrides(overrides, runs)
-    matrix = comparison_matrix(runs, overrides, level=level, scores=scores)  # models in the order given
+    matrix, notes = comparison_inputs(runs, overrides, level=level, scores=scores)  # models in the order given
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
+    comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *notes]
     _prepare_output(out_dir, output_dirs, force)
     fragment, markdown, _figures = write_comparison(comparison, out_dir)
     links = (
@@ -220,10 +233,14 @@ def compare_cmd(
     )
     body = "<h2>Models</h2>\n" + runs_html(runs) + "\n" + links + "\n" + fragment
     index = out_dir / "index.html"
-    write_new(index, page(f"lm-eval-cog compare: {len(runs)} models", body), output_dirs)
+    write_new(index, page(f"lm-eval-cog compare: {len(runs)} models", body), output_dirs, out_dir)
     write_new(
-        out_dir / "comparison.md", "# Cross-model comparison\n\n" + runs_markdown(runs) + "\n" + markdown, output_dirs
+        out_dir / "comparison.md",
+        "# Cross-model comparison\n\n" + runs_markdown(runs) + "\n" + markdown,
+        output_dirs,
+        out_dir,
     )
+    _warn(runs)
     click.echo(str(index))
     return index
 
@@ -259,11 +276,13 @@ def leaderboard_cmd(
         for kind, p in sorted(files.items())
         if kind != "html" and Path(p).suffix != ".html"
     )
-    body = "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Ranking</h2>\n" + leaderboard_html(lb)
+    body = warnings_box([w for run in runs for w in run.warnings])
+    body += "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Ranking</h2>\n" + leaderboard_html(lb)
     if links:
         body += f'\n<p class="note">Files: {links}.</p>'
     index = out_dir / "index.html"
-    write_new(index, page("Leaderboard", body), output_dirs)
+    write_new(index, page("Leaderboard", body), output_dirs, out_dir)
+    _warn(runs)
     click.echo(str(index))
     return index
 

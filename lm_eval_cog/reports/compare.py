@@ -15,10 +15,8 @@ Plus the spread of each task across all models. With few models Kendall's tau ha
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import html
-import io
 import json
 import math
 import numbers
@@ -30,7 +28,11 @@ import numpy as np
 from scipy import stats
 
 from lm_eval_cog.reports.errors import ReportInputError
+from lm_eval_cog.reports.files import write_text
+from lm_eval_cog.reports.markdown import md
+from lm_eval_cog.reports.markdown import table as md_table
 from lm_eval_cog.reports.plotting import FigureFile
+from lm_eval_cog.reports.spreadsheet import csv_text
 
 #: The corrections for multiple comparisons that ``kendall_table`` knows.
 CORRECTIONS = ("holm", "bh")
@@ -304,11 +306,6 @@ def compare(
 # ---------------------------------------------------------------- files
 
 
-def _csv_number(value: float | None) -> str:
-    """Full precision (repr) so the CSV round-trips; empty for missing."""
-    return "" if value is None or not math.isfinite(value) else repr(float(value))
-
-
 def _json_safe(value: object) -> object:
     """NaN and inf become null: the JSON stays strict."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -318,12 +315,6 @@ def _json_safe(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
     return value
-
-
-def _csv_text(rows: Sequence[Sequence[str]]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
 
 
 def _significant(t: TauResult, alpha: float) -> bool:
@@ -359,15 +350,15 @@ def write_comparison(comparison: Comparison, out_dir: Path) -> tuple[str, str, l
 
     c = comparison
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    matrix_rows = [["model", *c.tasks]] + [[m, *(_csv_number(c.matrix[m].get(t)) for t in c.tasks)] for m in c.models]
+    # Text cells (models, tasks) escaped against formulas, numbers kept numbers: see spreadsheet.py.
+    matrix_rows = [["model", *c.tasks]] + [[m, *(c.matrix[m].get(t) for t in c.tasks)] for m in c.models]
     tau_rows = [["task_a", "task_b", "n", "tau", "p", "p_adjusted"]] + [
-        [t.task_a, t.task_b, str(t.n), _csv_number(t.tau), _csv_number(t.p), _csv_number(t.p_adjusted)] for t in c.taus
+        [t.task_a, t.task_b, t.n, t.tau, t.p, t.p_adjusted] for t in c.taus
     ]
-    (out_dir / "matrix.csv").write_text(_csv_text(matrix_rows), encoding="utf-8", newline="")
-    (out_dir / "kendall.csv").write_text(_csv_text(tau_rows), encoding="utf-8", newline="")
+    write_text(out_dir / "matrix.csv", csv_text(matrix_rows), out_dir)
+    write_text(out_dir / "kendall.csv", csv_text(tau_rows), out_dir)
     text = json.dumps(_json_safe(comparison_dict(c)), indent=2, allow_nan=False, ensure_ascii=False)
-    (out_dir / "comparison.json").write_text(text + "\n", encoding="utf-8")
+    write_text(out_dir / "comparison.json", text + "\n", out_dir)
 
     fig_dir = out_dir / "figures"
     figures: list[FigureFile] = []
@@ -498,29 +489,19 @@ def _html(c: Comparison, heatmap: FigureFile | None, pair_figures: Mapping[tuple
     return "\n".join(parts)
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(_md_cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def _markdown(c: Comparison) -> str:
     parts = ["## Cross-model comparison"]
     if c.warnings:
-        parts.append("**Warnings**\n\n" + "\n".join(f"- {_md_cell(w)}" for w in c.warnings))
+        parts.append("**Warnings**\n\n" + "\n".join(f"- {md(w)}" for w in c.warnings))
     parts.append("### Scores")
     parts.append(
-        _md_table(["model", *c.tasks], [[m, *(_fmt_score(c.matrix[m].get(t)) for t in c.tasks)] for m in c.models])
+        md_table(["model", *c.tasks], [[m, *(_fmt_score(c.matrix[m].get(t)) for t in c.tasks)] for m in c.models])
     )
     parts.append("### Spread across models")
     rows = [[t, str(s["n"]), *(_fmt_score(s[k]) for k in ("min", "max", "range", "sd"))] for t, s in c.spread.items()]
-    parts.append(_md_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
+    parts.append(md_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
     parts.append("### Kendall tau-b between tasks")
-    parts.append(_correction_note(c))
+    parts.append(md(_correction_note(c)))
     headers = ["task A", "task B", "n", "tau", "p"] + (["p adjusted"] if c.correction else []) + ["significant"]
     rows = []
     for t in c.taus:
@@ -528,9 +509,9 @@ def _markdown(c: Comparison) -> str:
         if c.correction:
             row.append(_fmt_p(t.p_adjusted))
         rows.append(row + ["*" if _significant(t, c.alpha) else ""])
-    parts.append(_md_table(headers, rows))
+    parts.append(md_table(headers, rows))
     for (a, b), points in c.pairs.items():
-        parts.append(f"### Discriminative power: {_md_cell(a)} vs {_md_cell(b)}")
+        parts.append(f"### Discriminative power: {md(a)} vs {md(b)}")
         rows = [
             [
                 p.task,
@@ -542,5 +523,5 @@ def _markdown(c: Comparison) -> str:
             ]
             for p in points
         ]
-        parts.append(_md_table(["task", a, b, "ratio b/a", "|ln(b/a)|", "distance from diagonal"], rows))
+        parts.append(md_table(["task", a, b, "ratio b/a", "|ln(b/a)|", "distance from diagonal"], rows))
     return "\n\n".join(parts) + "\n"

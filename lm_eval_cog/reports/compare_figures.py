@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lm_eval_cog.reports.plotting import FigureFile, new_figure, save_figure
+from lm_eval_cog.reports.plotting import FigureFile, new_figure, plain, save_figure
 
 if TYPE_CHECKING:  # only for annotations: compare imports this module lazily
     from lm_eval_cog.reports.compare import PairPoint, TauResult
@@ -56,8 +56,9 @@ def tau_heatmap(
             )
             colour = "white" if math.isfinite(value) and abs(value) > 0.6 else "black"
             ax.text(j, i, text, ha="center", va="center", fontsize=7 if annotate else 10, color=colour)
-    ax.set_xticks(range(k), tasks, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(k), tasks, fontsize=7)
+    names = [plain(t) for t in tasks]
+    ax.set_xticks(range(k), names, rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(k), names, fontsize=7)
     ax.spines[:].set_visible(False)
     # A colorbar axis carved out of the heatmap's own keeps tight_layout from clipping the tick labels.
     from mpl_toolkits.axes_grid1 import make_axes_locatable
@@ -77,31 +78,43 @@ def _ratio_text(point: PairPoint) -> str:
     return "undefined" if point.ratio is None else f"{point.ratio:.2f}"
 
 
+#: Beyond this magnitude matplotlib's axis arithmetic overflows: such scores are drawn divided by a power of ten.
+_LARGEST_DRAWN = 1e100
+
+
+def _scale(values: Sequence[float]) -> float:
+    """1, or the power of ten that brings the largest |value| below 10 when it is too large to draw."""
+    top = max((abs(v) for v in values), default=0.0)
+    return 1.0 if top <= _LARGEST_DRAWN else 10.0 ** math.floor(math.log10(top))
+
+
 def pair_scatter(model_a: str, model_b: str, points: Sequence[PairPoint], out_dir: Path, *, stem: str) -> FigureFile:
     """Each task at (score of a, score of b) with its name and the ratio b/a; the diagonal is 'no difference'."""
     fig, ax = new_figure(6.0, 6.0)
+    scale = _scale([v for p in points for v in (p.a, p.b)])
+    unit = "" if scale == 1.0 else f", in units of {scale:.0e}"
     if points:
-        xs = [p.a for p in points]
-        ys = [p.b for p in points]
+        xs = [p.a / scale for p in points]
+        ys = [p.b / scale for p in points]
         lo = min(0.0, *xs, *ys)
         hi = max(*xs, *ys)
         pad = 0.05 * (hi - lo) if hi > lo else 1.0
         lo, hi = lo - pad, hi + pad
         ax.plot([lo, hi], [lo, hi], color="#888888", linewidth=0.8, linestyle="--", zorder=1)
         ax.scatter(xs, ys, s=18, color="#1f77b4", zorder=2)
-        for p in points:
+        for p, x, y in zip(points, xs, ys):
             ax.annotate(
-                f"{p.task} ({_ratio_text(p)})", (p.a, p.b), xytext=(4, 3), textcoords="offset points", fontsize=7
+                plain(f"{p.task} ({_ratio_text(p)})"), (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7
             )
         ax.set_xlim(lo, hi)
         ax.set_ylim(lo, hi)
     else:
         ax.text(0.5, 0.5, "no task scored for both models", ha="center", va="center", transform=ax.transAxes)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xlabel(f"{model_a} (a)")
-    ax.set_ylabel(f"{model_b} (b)")
+    ax.set_xlabel(plain(f"{model_a} (a{unit})"))
+    ax.set_ylabel(plain(f"{model_b} (b{unit})"))
     title = f"Discriminative power: {model_a} vs {model_b}"
-    ax.set_title(title, fontsize=9)
+    ax.set_title(plain(title), fontsize=9)
     caption = (
         "Each point is a task at (score of a, score of b); the farther from the dashed diagonal, the more the task "
         "separates the two models. The number after the task name is the ratio b/a (undefined when a scores 0)."

@@ -150,10 +150,15 @@ def _number(value: Any) -> str:
     return "n/a" if isinstance(value, float) and math.isnan(value) else f"{value:.4g}"
 
 
+def _metric_names(sample: Mapping[str, Any]) -> list[str]:
+    """The names in the sample's ``metrics`` list (lm-eval lists the task's metrics there)."""
+    names = sample.get("metrics")
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
 def headline(sample: Mapping[str, Any]) -> tuple[str, Any] | None:
-    """The sample's first listed metric with a number (lm-eval lists the task's metrics in ``metrics``)."""
-    names = sample.get("metrics") if isinstance(sample.get("metrics"), list) else []
-    for name in names:
+    """The sample's first listed metric with a number."""
+    for name in _metric_names(sample):
         value = sample.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(name), value
@@ -161,10 +166,9 @@ def headline(sample: Mapping[str, Any]) -> tuple[str, Any] | None:
 
 
 def _metrics_line(sample: Mapping[str, Any]) -> str:
-    names = sample.get("metrics") if isinstance(sample.get("metrics"), list) else []
     parts = [
-        f"{html.escape(str(n))}={_number(sample[n])}"
-        for n in names
+        f"{html.escape(n)}={_number(sample[n])}"
+        for n in _metric_names(sample)
         if isinstance(sample.get(n), (int, float)) and not isinstance(sample.get(n), bool)
     ]
     return f'<p class="episode-metrics">{", ".join(parts)}</p>' if parts else ""
@@ -217,11 +221,12 @@ def _option(sample: Mapping[str, Any]) -> tuple[str, str]:
     """(what the model answered, how it was read) of a static sample: a generation's reply and
     extracted answer, or the highest log-likelihood option of a multiple-choice item."""
     doc = sample.get("doc") if isinstance(sample.get("doc"), Mapping) else {}
-    filtered = sample.get("filtered_resps") or []
+    filtered = sample.get("filtered_resps")
+    filtered = filtered if isinstance(filtered, list) else []  # the reader checks it; API callers may not
     if filtered and isinstance(filtered[0], (list, tuple)):  # multiple choice: (loglikelihood, is_greedy)
         try:
             lls = [float(pair[0]) for pair in filtered]
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, LookupError, OverflowError):  # not pairs of numbers: nothing to show
             return "", ""
         best = max(range(len(lls)), key=lls.__getitem__)
         choices = doc.get("choices")

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lm_eval_cog.reports.errors import ReportInputError
+from lm_eval_cog.reports.files import write_text
 from lm_eval_cog.reports.plotting import FigureFile
 
 #: lm-eval's own output files: never overwritten, whatever the output folder.
@@ -141,9 +142,10 @@ def check_output_dir(out_dir: Path, inputs: Sequence[Path]) -> None:
             )
 
 
-def write_new(path: Path, text: str, inputs: Sequence[Path]) -> None:
+def write_new(path: Path, text: str, inputs: Sequence[Path], root: Path | None = None) -> None:
     """Write ``text`` to ``path`` unless that would touch an input: an input file, a file inside an
-    input folder, or an existing lm-eval ``results_*.json`` / ``samples_*.jsonl``."""
+    input folder, or an existing lm-eval ``results_*.json`` / ``samples_*.jsonl``; nor through a
+    symbolic link at ``path`` or in a folder between the output folder ``root`` and it."""
     path = Path(path)
     target = path.resolve()
     for p in inputs:
@@ -152,8 +154,7 @@ def write_new(path: Path, text: str, inputs: Sequence[Path]) -> None:
     check_output_dir(target.parent, inputs)
     if target.exists() and any(fnmatch.fnmatch(target.name, pat) for pat in LM_EVAL_FILES):
         raise ReportInputError(f"refusing to overwrite {path}: it is an lm-eval output file")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    write_text(path, text, root)
 
 
 # ---------------------------------------------------------------- the page

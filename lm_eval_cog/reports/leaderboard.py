@@ -4,9 +4,7 @@ tasks weighs as much as one with a single task)."""
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -17,6 +15,7 @@ from lm_eval_cog.reports.abilities import ability_of
 from lm_eval_cog.reports.references import chance_and_ideal, normalised
 from lm_eval_cog.reports.runs import Run
 from lm_eval_cog.reports.selection import headline_metric, validate_overrides
+from lm_eval_cog.reports.spreadsheet import csv_text
 
 #: The pseudo-ability of tasks that :func:`ability_of` cannot place.
 OTHER = "other"
@@ -151,12 +150,21 @@ def build_leaderboard(
         abilities={a: ability_tasks[a] for a in sorted(ability_tasks)},
         unnormalised=unnormalised,
         skipped_groups=skipped,
-        notes=_notes(models, tasks, raw, norm, by_ability, unnormalised, skipped),
+        notes=_notes(models, tasks, raw, norm, by_ability, unnormalised, skipped, _impossible(runs, metrics))
+        + impossible_notes(runs, metrics),
         inputs=inputs,
     )
 
 
-def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped) -> list[str]:
+def _impossible(runs: Sequence[Run], metrics: Mapping[str, str]) -> dict[str, set[str]]:
+    """Model -> tasks whose headline value is impossible (NaN by now; :func:`impossible_notes` names them)."""
+    return {
+        run.label: {t for t, m in metrics.items() if t in run.tasks and m in run.tasks[t].out_of_range}
+        for run in runs
+    }
+
+
+def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped, impossible) -> list[str]:
     notes = []
     if unnormalised:
         notes.append(
@@ -178,13 +186,12 @@ def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped) -> list[
             "Tasks a model was not run on (its means use the others): "
             + "; ".join(missing)
         )
-    undefined = [
-        f"{m}: {', '.join(t for t in tasks if t in raw[m] and t not in norm[m] and t not in unnormalised)}"
+    # NaN as lm-eval reported it; the impossible values the reader set to NaN have a note of their own.
+    undefined = {
+        m: [t for t in tasks if t in raw[m] and t not in norm[m] and t not in unnormalised and t not in impossible[m]]
         for m in models
-        if any(
-            t in raw[m] and t not in norm[m] and t not in unnormalised for t in tasks
-        )
-    ]
+    }
+    undefined = [f"{m}: {', '.join(ts)}" for m, ts in undefined.items() if ts]
     if undefined:
         notes.append(
             "Undefined (NaN) values left out of the means: " + "; ".join(undefined)
@@ -195,6 +202,35 @@ def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped) -> list[
             "Models cover different abilities, so their overall means are not over the same abilities."
         )
     return notes
+
+
+def impossible_values(run: Run) -> list[str]:
+    """One line per value of ``run`` that its metric cannot take (the reader set it to NaN)."""
+    return [
+        f"{task}: {flag.text(key)} is impossible: "
+        + ("left out" if "_stderr," in key else "treated as undefined, left out of scores, profile and rankings")
+        for task in sorted(run.tasks)
+        for key, flag in run.tasks[task].out_of_range.items()
+    ]
+
+
+def impossible_notes(runs: Sequence[Run], metrics: Mapping[str, str]) -> list[str]:
+    """A note naming, per model, the headline values that are impossible (kept out of the scores)."""
+    lines = [f"{run.label}: {'; '.join(found)}" for run in runs if (found := _flagged(run, metrics))]
+    if not lines:
+        return []
+    return [
+        "Impossible values (outside the metric's range, or infinite) treated as undefined and left out of "
+        "the scores and the ranking: " + "; ".join(lines)
+    ]
+
+
+def _flagged(run: Run, metrics: Mapping[str, str]) -> list[str]:
+    return [
+        f"{task} {run.tasks[task].out_of_range[metric].text(metric)}"
+        for task, metric in sorted(metrics.items())
+        if task in run.tasks and metric in run.tasks[task].out_of_range
+    ]
 
 
 def score_matrix(
@@ -227,12 +263,24 @@ def comparison_matrix(
     benchmarks); ``"tasks"``: the leaderboard's leaf tasks. ``scores="normalised"``: 0 = chance,
     100 = ideal player (entries without both references drop out).
     """
+    return comparison_inputs(runs, overrides, level=level, scores=scores)[0]
+
+
+def comparison_inputs(
+    runs: Sequence[Run],
+    overrides: Mapping[str, str] | None = None,
+    *,
+    level: str = "top",
+    scores: str = "raw",
+) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """:func:`comparison_matrix` and the notes on impossible values it left out (see :func:`impossible_notes`)."""
     if level not in ("top", "tasks") or scores not in ("raw", "normalised"):
         raise ValueError(f"level must be top|tasks and scores raw|normalised, got {level!r}, {scores!r}")
     if level == "tasks":
         lb = build_leaderboard(runs, overrides)
         table = lb.raw if scores == "raw" else lb.normalised
-        return {r.label: {t: v for t, v in table[r.label].items() if math.isfinite(v)} for r in runs}
+        matrix = {r.label: {t: v for t, v in table[r.label].items() if math.isfinite(v)} for r in runs}
+        return matrix, impossible_notes(runs, lb.metrics)
     validate_overrides(overrides, {t for run in runs for t in run.tasks})
     tops = {run.label: set(top_level(run)) for run in runs}
     metrics = _metrics(sorted(set().union(*tops.values())), runs, overrides)
@@ -249,36 +297,24 @@ def comparison_matrix(
             if math.isfinite(value):
                 row[name] = value
         matrix[run.label] = row
-    return matrix
+    return matrix, impossible_notes(runs, metrics)
 
 
 # ---------------------------------------------------------------- output
 
 
-def _number(value: float | None) -> str:
-    # repr round-trips the float exactly, so the CSV is reproducible bit for bit; missing/NaN: empty.
-    return "" if value is None or not math.isfinite(value) else repr(float(value))
-
-
 def leaderboard_csv(lb: Leaderboard) -> str:
-    """One row per model: overall, ability means, each task's normalised and raw value."""
+    """One row per model: overall, ability means, each task's normalised and raw value (numbers in full
+    precision, so the CSV is reproducible bit for bit; text cells escaped against formulas)."""
     abilities = list(lb.abilities)
     header = ["model", "overall"] + [f"ability:{a}" for a in abilities]
-    header += [f"normalised:{t}" for t in lb.tasks] + [
-        f"raw:{t} ({lb.metrics[t]})" for t in lb.tasks
-    ]
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
+    header += [f"normalised:{t}" for t in lb.tasks] + [f"raw:{t} ({lb.metrics[t]})" for t in lb.tasks]
+    rows: list[list[object]] = [header]
     for m in lb.models:
-        row = [m, _number(lb.overall[m])] + [
-            _number(lb.by_ability[m].get(a)) for a in abilities
-        ]
-        row += [_number(lb.normalised[m].get(t)) for t in lb.tasks] + [
-            _number(lb.raw[m].get(t)) for t in lb.tasks
-        ]
-        writer.writerow(row)
-    return buf.getvalue()
+        row: list[object] = [m, lb.overall[m]] + [lb.by_ability[m].get(a) for a in abilities]
+        row += [lb.normalised[m].get(t) for t in lb.tasks] + [lb.raw[m].get(t) for t in lb.tasks]
+        rows.append(row)
+    return csv_text(rows)
 
 
 def _json_number(value: float) -> float | None:
@@ -373,5 +409,6 @@ def write_leaderboard(
         "html": (out_dir / "leaderboard.html", leaderboard_html(lb)),
     }
     for path, text in files.values():
-        write_new(path, text, protected)  # never over or beside an lm-eval input
+        # Never over or beside an lm-eval input, nor through a link (the files sit in out_dir itself).
+        write_new(path, text, protected)
     return {kind: path for kind, (path, _) in files.items()}

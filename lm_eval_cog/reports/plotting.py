@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import io
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+from lm_eval_cog.reports.files import write_bytes  # noqa: E402
 
 #: One look for every figure of the reports.
 #: ``svg.hashsalt`` fixes the ids matplotlib writes into SVGs (random otherwise): reruns give the same bytes.
@@ -44,15 +47,29 @@ def new_figure(width: float = 6.0, height: float = 3.5, **kwargs: Any) -> tuple[
         return plt.subplots(figsize=(width, height), **kwargs)
 
 
+def plain(text: object) -> str:
+    """Text from the inputs (task names, labels, deck names) as matplotlib shows it literally: a ``$``
+    would start mathtext (and an unbalanced one fail the figure); a lone surrogate has no glyph or UTF-8."""
+    return str(text).encode("utf-8", "backslashreplace").decode("utf-8").replace("$", r"\$")
+
+
 def save_figure(fig: Any, out_dir: Path, stem: str, title: str, caption: str = "") -> FigureFile:
-    """Write ``<stem>.png`` and ``<stem>.svg`` under ``out_dir`` and close the figure."""
+    """Write ``<stem>.png`` and ``<stem>.svg`` under ``out_dir`` and close the figure.
+
+    ``out_dir`` is a folder of the output (``figures/``): it is refused, as each file is, when it is a
+    symbolic link (see :mod:`files`).
+    """
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
-    with plt.rc_context(STYLE):
-        fig.tight_layout()
-        # SVG text stays text (smaller files, searchable); no timestamp, so reruns give the same bytes.
-        fig.savefig(png, format="png", metadata={"Software": None})
-        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
-    plt.close(fig)
+    try:
+        with plt.rc_context(STYLE):
+            fig.tight_layout()
+            # SVG text stays text (smaller files, searchable); no timestamp, so reruns give the same bytes.
+            formats = ((png, "png", {"Software": None}), (svg, "svg", {"Date": None, "Creator": None}))
+            for path, kind, metadata in formats:
+                buffer = io.BytesIO()
+                fig.savefig(buffer, format=kind, metadata=metadata)
+                write_bytes(path, buffer.getvalue(), root=out_dir.parent)
+    finally:
+        plt.close(fig)
     return FigureFile(stem=stem, title=title, caption=caption, png=png, svg=svg)

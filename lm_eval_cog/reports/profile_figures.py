@@ -123,8 +123,12 @@ def _registered_conditions(task: str) -> list[str] | None:
     return list(get_probe(match["probe"]).conditions)
 
 
+def _usable(stderr: float) -> bool:
+    return math.isfinite(stderr) and stderr >= 0
+
+
 def probe_effects_figure(
-    task: str, metrics: Mapping[str, float], stderrs: Mapping[str, float], out_dir: Path
+    task: str, metrics: Mapping[str, float], stderrs: Mapping[str, float], out_dir: Path, *, name: str | None = None
 ) -> FigureFile | None:
     """Bars of a static probe's accuracy per condition with standard errors and the chance line;
     None when the task reports no per-condition accuracy."""
@@ -134,7 +138,8 @@ def probe_effects_figure(
     fig, ax = new_figure(max(3.6, 1.2 + 0.9 * len(conditions)), 3.4)
     xs = list(range(len(conditions)))
     accs = [c.acc for c in conditions]
-    errs = [c.stderr if math.isfinite(c.stderr) else 0.0 for c in conditions]
+    # A negative or infinite stderr is no error bar (matplotlib refuses negative ones): drawn as none.
+    errs = [c.stderr if _usable(c.stderr) else 0.0 for c in conditions]
     ax.bar(xs, [a if math.isfinite(a) else 0.0 for a in accs], yerr=errs, capsize=4, color="#1f77b4", width=0.6)
     tops = []
     for x, c, err in zip(xs, conditions, errs):
@@ -148,10 +153,11 @@ def probe_effects_figure(
     ax.set_xticks(xs, [c.name for c in conditions])
     ax.set_ylim(0, max(1.1, *(t + 0.1 for t in tops)))
     ax.set_ylabel("accuracy")
-    no_err = [c.name for c in conditions if not math.isfinite(c.stderr)]
+    no_err = [c.name for c in conditions if not _usable(c.stderr)]
     caption = (
         f"Accuracy of {task} in each condition (metrics acc_<condition>, filter {filt}), with standard "
         "errors as error bars; dashed: acc_chance, the expected accuracy of a uniform guess."
         + (f" No standard error from lm-eval for: {', '.join(no_err)}." if no_err else "")
     )
-    return save_figure(fig, out_dir, stem_of(task, "conditions"), f"{task}: accuracy by condition", caption)
+    stem = stem_of(task if name is None else name, "conditions")
+    return save_figure(fig, out_dir, stem, f"{task}: accuracy by condition", caption)

@@ -18,7 +18,10 @@ from lm_eval_cog.reports.episodes import episode_viewer_html
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import MISSING, Markup, Num, check_output_dir, figure, fmt, page, table, warnings_box
 from lm_eval_cog.reports.html import write_new as _write_new
-from lm_eval_cog.reports.leaderboard import build_leaderboard
+from lm_eval_cog.reports.leaderboard import build_leaderboard, impossible_values
+from lm_eval_cog.reports.markdown import Md, md
+from lm_eval_cog.reports.markdown import table as md_table
+from lm_eval_cog.reports.names import unique_slugs
 from lm_eval_cog.reports.plotting import FigureFile
 from lm_eval_cog.reports.profile_figures import probe_effects_figure, profile_figure
 from lm_eval_cog.reports.references import Reference, chance_and_ideal, normalised, references
@@ -65,11 +68,6 @@ def _finite(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def slug(name: str) -> str:
-    """A file name / anchor for a task (lm-eval task names are safe already; this keeps odd ones so)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "task"
-
-
 def _value_text(value: float | None, stderr: float | None) -> str:
     if not _finite(value):
         return MISSING
@@ -94,25 +92,6 @@ def run_date(path: Path) -> str:
     """The date lm-eval put in a results file's name (results_2025-01-31T12-00-00.123.json)."""
     m = re.match(r"results_(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})", Path(path).name)
     return f"{m[1]} {m[2]}:{m[3]}:{m[4]}" if m else "unknown"
-
-
-def md_table(headers: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub Markdown table; numbers formatted as in the page, pipes escaped."""
-
-    def cell(v: object) -> str:
-        if isinstance(v, Num):
-            text = v.text
-        elif isinstance(v, Markup):  # a trusted fragment: its text without the tags
-            text = html.unescape(re.sub(r"<[^>]+>", "", v))
-        elif v is None:
-            text = MISSING
-        else:
-            text = fmt(v)
-        return text.replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def _link(href: str, text: str) -> Markup:
@@ -213,11 +192,16 @@ class _Writer:
         self.fig_dir = out_dir / "figures"
         self.html: list[str] = []
         self.md: list[str] = []
-        self.warnings: list[str] = []
+        self.warnings: list[str] = [*run.warnings, *impossible_values(run)]
         self.episode_pages: dict[str, str] = {}  # task -> relative href
+        # Page names and ids: two task names may clean up to one slug (see names.py).
+        self.slugs = unique_slugs(run.tasks)
 
     def write(self, path: Path, text: str) -> None:
-        _write_new(path, text, self.inputs)
+        _write_new(path, text, self.inputs, self.out_dir)
+
+    def anchor(self, task: str) -> str:
+        return f"task-{self.slugs[task]}"
 
     # ------------------------------------------------------------ sections
 
@@ -236,7 +220,7 @@ class _Writer:
             for key, text in items
         )
         self.html.append(f'<dl class="meta">{dl}</dl>')
-        self.md.append("\n".join(f"- **{k}:** {v.replace(chr(10), ', ')}" for k, v in items))
+        self.md.append("\n".join(f"- **{k}:** {md(v.replace(chr(10), ', '))}" for k, v in items))
 
     def summary(self, rows: list[TaskRow], groups: list[TaskRow]) -> None:
         quality = [q for q in QUALITY_METRICS if any(q in r.quality for r in rows)]
@@ -244,7 +228,7 @@ class _Writer:
         headers += ["humans and papers"] + [q.replace("_", " ") for q in quality] + ["n", "episodes"]
 
         def cells(r: TaskRow, linked: bool) -> list[object]:
-            name = _link(f"#task-{slug(r.task)}", r.task) if linked else r.task
+            name = _link(f"#{self.anchor(r.task)}", r.task) if linked else r.task
             episodes = self.episode_pages.get(r.task)
             return [
                 name,
@@ -257,7 +241,7 @@ class _Writer:
                 _ref_html(r.references) if linked else _ref_text(r.references),
                 *(r.quality.get(q) for q in quality),
                 r.n_samples,
-                (_link(episodes, "episodes") if linked else f"[episodes]({episodes})") if episodes else "",
+                (_link(episodes, "episodes") if linked else Md(f"[episodes]({episodes})")) if episodes else "",
             ]
 
         self.html.append('<h2 id="summary">Summary</h2>')
@@ -269,7 +253,7 @@ class _Writer:
 
             def gcells(r: TaskRow, linked: bool) -> list[object]:
                 return [
-                    _link(f"#task-{slug(r.task)}", r.task) if linked else r.task,
+                    _link(f"#{self.anchor(r.task)}", r.task) if linked else r.task,
                     r.metric or "no numeric metric",
                     Num(r.value, _value_text(r.value, r.stderr)),
                     r.chance,
@@ -312,22 +296,22 @@ class _Writer:
         self.html.append(table(headers, prow))
         fig = profile_figure(self.run.label, by_ability, self.fig_dir)
         self.html.append(figure(fig))
-        self.md += [note, *lb.notes, md_table(headers, prow), _md_figure(fig)]
+        self.md += [note, *map(md, lb.notes), md_table(headers, prow), _md_figure(fig)]
 
     def task_section(self, row: TaskRow) -> None:
 
         run, task = self.run, row.task
         result = run.tasks[task]
         kind = "Group" if result.is_group else "Task"
-        self.html.append(f'<section class="task" id="task-{slug(task)}"><h3>{kind} {html.escape(task)}</h3>')
-        self.md.append(f"### {kind} {task}")
+        self.html.append(f'<section class="task" id="{self.anchor(task)}"><h3>{kind} {html.escape(task)}</h3>')
+        self.md.append(f"### {kind} {md(task)}")
         facts = [f"ability: {row.ability or MISSING}", f"headline metric: {row.metric or MISSING}"]
         if result.n_samples is not None:
             facts.append(f"{result.n_samples} samples")
         if result.version:
             facts.append(f"version {result.version}")
         self.html.append(f'<p class="note">{html.escape("; ".join(facts))}.</p>')
-        self.md.append("; ".join(facts) + ".")
+        self.md.append(md("; ".join(facts) + "."))
 
         others = self._all_references(task, row.metric) if row.metric is not None else []
         if others and _finite(row.value):
@@ -336,10 +320,10 @@ class _Writer:
             refs = [[run.label, row.value, "this model", "results file"]]
             refs += [[r.label, r.value, r.kind, r.source] for r in others]
             self.html.append(table(headers, refs, caption=f"{row.metric}: this model and references"))
-            self.md += [f"References for {row.metric}:", md_table(headers, refs)]
+            self.md += [f"References for {md(row.metric)}:", md_table(headers, refs)]
         elif row.metric is not None:
             self.html.append(f'<p class="note">No reference for {html.escape(row.metric)}.</p>')
-            self.md.append(f"No reference for {row.metric}.")
+            self.md.append(f"No reference for {md(row.metric)}.")
 
         headers = ["metric", "filter", "value", "stderr", "higher is better"]
         mrows = []
@@ -347,14 +331,21 @@ class _Writer:
             name, filt = _split(key)
             hib = result.higher_is_better.get(name)
             label = Markup(f"<strong>{html.escape(name)}</strong> (headline)") if key == row.metric else name
+            if key in result.out_of_range:  # shown as undefined: say what the file held
+                flag = result.out_of_range[key]
+                shown = label if isinstance(label, Markup) else html.escape(label)
+                label = Markup(f"{shown} (reported {flag.value:g}: impossible, possible {flag.possible})")
             mrows.append([label, filt, value, result.stderrs.get(key), MISSING if hib is None else str(hib)])
         self.html.append(table(headers, mrows, caption="All metrics lm-eval reported"))
         self.md.append(md_table(headers, mrows))
 
         if not result.is_group:
             samples = self._samples(task)
-            figures: list[FigureFile] = list(transcript_figures(task, samples, self.fig_dir)) if samples else []
-            effects = probe_effects_figure(task, result.metrics, result.stderrs, self.fig_dir)
+            name = self.slugs[task]
+            figures: list[FigureFile] = []
+            if samples:
+                figures += transcript_figures(task, samples, self.fig_dir, name=name)
+            effects = probe_effects_figure(task, result.metrics, result.stderrs, self.fig_dir, name=name)
             if effects is not None:
                 figures.append(effects)
             for fig in figures:
@@ -363,7 +354,7 @@ class _Writer:
             if samples:
                 href = self._episode_page(task, samples)
                 self.html.append(f"<p>{_link(href, f'Episodes and samples of {task} ({len(samples)})')}</p>")
-                self.md.append(f"[Episodes and samples of {task}]({href})")
+                self.md.append(f"[Episodes and samples of {md(task)}]({href})")
             else:
                 self.html.append('<p class="note">No samples were logged for this task (lm-eval --log_samples).</p>')
         self.html.append("</section>")
@@ -383,8 +374,8 @@ class _Writer:
 
     def _episode_page(self, task: str, samples: list[dict]) -> str:
 
-        href = f"episodes/{slug(task)}.html"
-        body = f'<p><a href="../index.html#task-{slug(task)}">Back to the report</a></p>\n'
+        href = f"episodes/{self.slugs[task]}.html"
+        body = f'<p><a href="../index.html#{self.anchor(task)}">Back to the report</a></p>\n'
         body += episode_viewer_html(task, samples)
         self.write(self.out_dir / href, page(f"{self.run.label}: {task}", body))
         self.episode_pages[task] = href
@@ -395,7 +386,7 @@ def _md_figure(fig: FigureFile) -> str:
     png = f"{fig.png.parent.name}/{fig.png.name}"
     svg = f"{fig.svg.parent.name}/{fig.svg.name}"
     caption = f" {fig.caption}" if fig.caption else ""
-    return f"![{fig.title}]({png})\n\n*{fig.title}.*{caption} ([SVG]({svg}))"
+    return f"![{md(fig.title)}]({png})\n\n*{md(fig.title)}.*{md(caption)} ([SVG]({svg}))"
 
 
 def write_report(run: Run, out_dir: Path, overrides: Mapping[str, str] | None = None) -> Path:
@@ -422,13 +413,13 @@ def write_report(run: Run, out_dir: Path, overrides: Mapping[str, str] | None = 
     nav = (
         '<nav class="toc"><strong>Contents:</strong> <a href="#summary">Summary</a> · '
         '<a href="#profile">Cognitive profile</a> · <a href="report.md">report.md</a><ul>'
-        + "".join(f'<li><a href="#task-{slug(r.task)}">{html.escape(r.task)}</a></li>' for r in rows + groups)
+        + "".join(f'<li><a href="#{w.anchor(r.task)}">{html.escape(r.task)}</a></li>' for r in rows + groups)
         + "</ul></nav>"
     )
     body = "\n".join([*head_html, warnings_box(w.warnings), nav, *w.html, '<h2 id="tasks">Tasks</h2>', *sections_html])
-    md_parts = [f"# {run.label}: lm-eval-cog report", *head_md]
+    md_parts = [f"# {md(run.label)}: lm-eval-cog report", *head_md]
     if w.warnings:
-        md_parts.append("**Warnings**\n\n" + "\n".join(f"- {m}" for m in w.warnings))
+        md_parts.append("**Warnings**\n\n" + "\n".join(f"- {md(m)}" for m in w.warnings))
     md_parts += [*w.md, "## Tasks", *sections_md]
     index = out_dir / "index.html"
     w.write(index, page(f"{run.label}: lm-eval-cog report", body))

@@ -45,13 +45,15 @@ def _is_reference_column(key: str) -> bool:
 
 
 def _paradigm(result: TaskResult) -> str | None:
-    metadata = (
-        result.config.get("metadata") if isinstance(result.config, dict) else None
-    )
+    return paradigm_of(result.task, result.config)
+
+
+def paradigm_of(task: str, config: object) -> str | None:
+    """The paradigm (or probe) a task runs: its config's ``metadata.paradigm``, else read off its name."""
+    metadata = config.get("metadata") if isinstance(config, dict) else None
     paradigm = metadata.get("paradigm") if isinstance(metadata, dict) else None
     if isinstance(paradigm, str):
         return paradigm
-    task = result.task
     # Name fallback for rows without a config (longest name first: wason246_reflect before wason246).
     from lm_eval_cog.paradigms import available
 

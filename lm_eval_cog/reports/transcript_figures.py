@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lm_eval_cog.reports.plotting import FigureFile, new_figure, save_figure
+from lm_eval_cog.reports.names import safe_stem
+from lm_eval_cog.reports.plotting import FigureFile, new_figure, plain, save_figure
+from lm_eval_cog.reports.runs import transcript_in
 
 #: Trials since a rule change shown on the perseveration curve (positions 0 .. MAX_POSITION - 1).
 MAX_POSITION = 20
@@ -51,18 +52,7 @@ DECK_COLOURS = {"AAA": "#d62728", "BBB": "#ff7f0e", "CCC": "#2ca02c", "DDD": "#1
 def transcript_of(sample: Mapping[str, Any]) -> dict[str, Any] | None:
     """The episode transcript of a sample (``resps[0][0]``), or None when it holds none
     (a static probe's sample, whose reply is plain text)."""
-    try:
-        raw = sample["resps"][0][0]
-    except (KeyError, IndexError, TypeError):
-        return None
-    if isinstance(raw, str):
-        if not raw.lstrip().startswith("{"):
-            return None
-        try:
-            raw = json.loads(raw)
-        except ValueError:
-            return None
-    return raw if isinstance(raw, dict) and "paradigm" in raw else None
+    return transcript_in(sample)
 
 
 def usable(transcript: Mapping[str, Any]) -> bool:
@@ -298,12 +288,9 @@ def solved_of(sample: Mapping[str, Any]) -> bool | None:
 # Figures
 # --------------------------------------------------------------------------- #
 
-_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
 def stem_of(task: str, kind: str) -> str:
-    """A file stem safe on every file system: ``<task>_<kind>``."""
-    return f"{_SAFE.sub('_', task).strip('_') or 'task'}_{kind}"
+    """A file stem safe on every file system: ``<task>_<kind>`` (a long task name cut, with a hash)."""
+    return f"{safe_stem(task)}_{kind}"
 
 
 def _apply(episodes: Sequence[Sequence[Mapping[str, Any]]], fn: Callable[[Any], Any]) -> tuple[list[Any], int]:
@@ -336,9 +323,10 @@ def _label_counts(ax: Any, xs: Sequence[float], ys: Sequence[float], ns: Sequenc
         )
 
 
-def transcript_figures(task: str, samples: list[dict], out_dir: Path) -> list[FigureFile]:
+def transcript_figures(task: str, samples: list[dict], out_dir: Path, *, name: str | None = None) -> list[FigureFile]:
     """The behaviour figures of an interactive task's samples; [] when the task has none
-    (static probes, paradigms without a figure, no usable transcript)."""
+    (static probes, paradigms without a figure, no usable transcript). ``name``: the file stem of the
+    task's figures (default: from the task's name; a report passes one distinct from every other task's)."""
     data = played(samples)
     if data.paradigm is None:
         return []
@@ -346,10 +334,10 @@ def transcript_figures(task: str, samples: list[dict], out_dir: Path) -> list[Fi
     draw = _DRAWERS.get(data.paradigm)
     if draw is None or not trials:
         return []
-    return draw(task, data, trials, Path(out_dir))
+    return draw(task, data, trials, Path(out_dir), safe_stem(task) if name is None else name)
 
 
-def _set_shifting(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _set_shifting(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     key = RULE_KEYS[str(data.paradigm)]
     what = "rule" if key == "rule" else "task (letter/number)"
     # All four measures per episode at once: an episode missing a field drops out of every one.
@@ -395,7 +383,7 @@ def _set_shifting(task: str, data: Played, trials: list[list[dict]], out_dir: Pa
         f"trials pooled at each point. Positions from {MAX_POSITION} on are not shown."
         + ("" if switches else " No episode reached a switch, so only the first block is drawn.")
     )
-    figures.append(save_figure(fig, out_dir, stem_of(task, "perseveration"), f"{task}: perseveration curve", caption))
+    figures.append(save_figure(fig, out_dir, stem_of(stem, "perseveration"), f"{task}: perseveration curve", caption))
 
     cost_tally = {"after_switch": cost_tally.get("after_switch", Rate()), "rest": cost_tally.get("rest", Rate())}
     cost = switch_cost(cost_tally)
@@ -425,12 +413,12 @@ def _set_shifting(task: str, data: Played, trials: list[list[dict]], out_dir: Pa
         f"n/a without a switch). {INVALID_NOTE} {_episodes_note(used, skipped)} Small numbers: trials pooled."
     )
     figures.append(
-        save_figure(fig, out_dir, stem_of(task, "blocks"), f"{task}: accuracy by block and switch cost", caption)
+        save_figure(fig, out_dir, stem_of(stem, "blocks"), f"{task}: accuracy by block and switch cost", caption)
     )
     return figures
 
 
-def _nback(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _nback(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     tallies, skipped = _apply(trials, nback_tally)
     if not tallies:
         return []
@@ -452,10 +440,10 @@ def _nback(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> 
         f"outcome: neither hit nor false alarm. Bars pool all trials; dots are episodes. {_episodes_note(len(tallies), data.skipped + skipped)} "
         "Small numbers: trials in each denominator."
     )
-    return [save_figure(fig, out_dir, stem_of(task, "nback_rates"), f"{task}: hit and false-alarm rates", caption)]
+    return [save_figure(fig, out_dir, stem_of(stem, "nback_rates"), f"{task}: hit and false-alarm rates", caption)]
 
 
-def _bandit(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _bandit(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     tallies, skipped = _apply(trials, reversal_tally)
     pooled = pool(tallies)
     if not tallies or not pooled:
@@ -479,7 +467,7 @@ def _bandit(task: str, data: Played, trials: list[list[dict]], out_dir: Path) ->
         f"An invalid reply chose no arm (counted as not the better one). {_episodes_note(len(tallies), data.skipped + skipped)} "
         "Small numbers: trials pooled."
     )
-    return [save_figure(fig, out_dir, stem_of(task, "reversals"), f"{task}: choices around reversals", caption)]
+    return [save_figure(fig, out_dir, stem_of(stem, "reversals"), f"{task}: choices around reversals", caption)]
 
 
 def _deck_values(data: Played) -> dict[str, float]:
@@ -497,7 +485,7 @@ def _deck_values(data: Played) -> dict[str, float]:
         return {}
 
 
-def _igt(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _igt(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     size = block_size(max(len(ts) for ts in trials))
     tallies, skipped = _apply(trials, lambda ts: deck_tally(ts, size))
     if not tallies:
@@ -522,7 +510,7 @@ def _igt(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> li
             if deck == INVALID
             else {"color": DECK_COLOURS.get(deck) or next(spare)}
         )
-        label = deck if deck not in values else f"{deck} (EV {values[deck]:+.0f})"
+        label = plain(deck if deck not in values else f"{deck} (EV {values[deck]:+.0f})")
         ax.bar(blocks, shares, bottom=bottom, label=label, **style)
         bottom = [b + s for b, s in zip(bottom, shares)]
     ax.set_xticks(blocks, [f"{(b - 1) * size + 1}-{b * size}" for b in blocks])
@@ -536,10 +524,10 @@ def _igt(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> li
         "value per card from the stored parameters. Unreadable final replies are their own hatched share "
         f"(invalid). {_episodes_note(len(tallies), data.skipped + skipped)}"
     )
-    return [save_figure(fig, out_dir, stem_of(task, "decks"), f"{task}: deck choices over trials", caption)]
+    return [save_figure(fig, out_dir, stem_of(stem, "decks"), f"{task}: deck choices over trials", caption)]
 
 
-def _wpt(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _wpt(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     size = block_size(max(len(ts) for ts in trials))
     tallies, skipped = _apply(trials, lambda ts: trial_block_tally(ts, size))
     if not tallies:
@@ -560,10 +548,10 @@ def _wpt(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> li
         f"a coin flip). {INVALID_NOTE} {_episodes_note(len(tallies), data.skipped + skipped)} "
         "Small numbers: days pooled."
     )
-    return [save_figure(fig, out_dir, stem_of(task, "accuracy_blocks"), f"{task}: accuracy over days", caption)]
+    return [save_figure(fig, out_dir, stem_of(stem, "accuracy_blocks"), f"{task}: accuracy over days", caption)]
 
 
-def _wason(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> list[FigureFile]:
+def _wason(task: str, data: Played, trials: list[list[dict]], out_dir: Path, stem: str) -> list[FigureFile]:
     solved = [solved_of(s) for _, s in data.episodes]
     rows, skipped = [], 0
     for ts, ok in zip(trials, solved):
@@ -608,10 +596,10 @@ def _wason(task: str, data: Played, trials: list[list[dict]], out_dir: Path) -> 
         "a Yes (positive tests), pooled (bar) and per episode (dots). "
         f"{_episodes_note(len(rows), data.skipped + skipped)}"
     )
-    return [save_figure(fig, out_dir, stem_of(task, "queries"), f"{task}: queries and solutions", caption)]
+    return [save_figure(fig, out_dir, stem_of(stem, "queries"), f"{task}: queries and solutions", caption)]
 
 
-_DRAWERS: dict[str, Callable[[str, Played, list[list[dict]], Path], list[FigureFile]]] = {
+_DRAWERS: dict[str, Callable[[str, Played, list[list[dict]], Path, str], list[FigureFile]]] = {
     "wcst": _set_shifting,
     "lnt": _set_shifting,
     "nback": _nback,
