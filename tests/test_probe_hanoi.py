@@ -1,12 +1,14 @@
-"""Tower of Hanoi probe: pinned items, keys re-derived by an independent BFS, plan reading, metrics."""
+"""Tower of Hanoi probe: pinned items, keys and foils re-derived by an independent BFS, balanced
+options, plan reading, metrics."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 import pytest
-from tower_bfs import check_items
+from tower_bfs import check_balance, check_items, other_optimal_plan
 
 from lm_eval_cog.probes.core import NO_ANSWER, get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -17,11 +19,21 @@ RULES = (
     "Discs are listed from bottom to top.\n"
 )
 COUNT_Q = "What is the smallest number of moves that turns the start state into the goal state? Answer with a single number."
-NUMBERS = [str(k) for k in range(1, 10)]
+NUMBERS = [str(k) for k in range(2, 8)]
+
+
+@functools.lru_cache(maxsize=None)
+def _docs(seed: int, n: int) -> list[dict]:
+    """The first ``n`` items of seed ``seed``, generated once for the whole module (never modified)."""
+    return HANOI.generate(seed, n)
 
 
 def may_put(piece: str, below: tuple, target: str) -> bool:
     return not below or int(below[-1]) > int(piece)
+
+
+def misread_may_put(piece: str, below: tuple, target: str) -> bool:
+    return True  # the size rule misread: any disc on any peg
 
 
 def parse_move(text: str) -> tuple[str, str, str]:
@@ -35,7 +47,7 @@ def test_first_items_of_seed_0_are_pinned():
     #    1 A->C, 2 B->A, 1 C->B = 3; out of place: discs 1 and 2 -> lure "2".
     # 2: disc 5 B->C needs disc 2 off B, disc 2 A needs disc 1 off A and C must stay free:
     #    1 A->C, 2 B->A, 1 C->A, 5 B->C = 4; out of place: 1 (height), 2, 5 -> lure "3".
-    docs = HANOI.generate(0, 3)
+    docs = _docs(0, 3)
     head = "Tower of Hanoi with three pegs A, B, C and {n} discs numbered 1 (smallest) to {n} (largest). "
     assert [d["prompt"] for d in docs] == [
         head.format(n=5) + RULES + "Start state:\n  A: 1\n  B: 2\n  C: 5, 4, 3\nGoal state:\n  A: (empty)\n"
@@ -46,169 +58,180 @@ def test_first_items_of_seed_0_are_pinned():
         "  A: 4, 3, 2, 1\n  B: (empty)\n  C: 5\n" + COUNT_Q,
     ]
     assert all(d["choices"] == NUMBERS for d in docs)
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d2", 1, -1), ("d3", 2, 1), ("d4", 3, 2)]
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d2", 0, -1), ("d3", 1, 0), ("d4", 2, 1)]
 
 
 def test_next_and_plan_items_of_seed_0_are_pinned():
-    docs = HANOI.generate(0, 13)
-    # 6: start A: 4, 2 / B: 1 / C: 3, goal A: 4 / B: 2 / C: 3, 1. Legal: 2 A->C, 1 B->A, 1 B->C;
-    # only 1 B->C leads to the 1-move state (then 2 A->B). 1 B->C is also the only goal-directed move: no lure.
-    assert docs[6]["choices"] == ["disc 2 from A to C", "disc 1 from B to A", "disc 1 from B to C"]
-    assert (docs[6]["question"], docs[6]["gold"], docs[6]["lure"]) == ("next", 2, -1)
-    # 12: start A: 4, 3, 1 / B: 5, 2, goal A: 4, 3 / B: 5, 1 / C: 2: 2 B->C, 1 A->B. Foils: a detour of
-    # disc 1 over C (+1), a last move to C (wrong goal), disc 5 moved from under disc 2 (illegal).
+    docs = _docs(0, 13)
+    # 6: start A: 1 / C: 3, 2, goal A: 2 / B: 1 / C: 3. 1 A->B then 2 C->A; the other two legal moves
+    # (2 C->B, 1 A->C) put no disc into its goal position: no lure.
+    assert docs[6]["choices"] == ["disc 1 from A to B", "disc 2 from C to B", "disc 1 from A to C"]
+    assert (docs[6]["question"], docs[6]["gold"], docs[6]["lure"]) == ("next", 0, -1)
+    # 12: start A: 5 / B: 3, 2 / C: 4, 1, goal A: 5, 1 / B: 3 / C: 4, 2: 1 C->A, 2 B->C. Its near copy
+    # sends disc 1 to B (then disc 2 is covered); a shortest plan to another state (1 C->B, 4 C->A)
+    # and its near copy (2 B->A first, then disc 4 is covered by disc 1).
     assert docs[12]["choices"] == [
-        "disc 2 from B to C, disc 1 from A to C, disc 1 from C to B",
-        "disc 2 from B to C, disc 1 from A to C",
-        "disc 2 from B to C, disc 1 from A to B",
-        "disc 5 from B to C, disc 1 from A to B",
+        "disc 1 from C to A, disc 2 from B to C",
+        "disc 2 from B to A, disc 4 from C to A",
+        "disc 1 from C to B, disc 4 from C to A",
+        "disc 1 from C to B, disc 2 from B to C",
     ]
-    assert (docs[12]["gold"], docs[12]["lure"], docs[12]["plan_excess"]) == (2, -1, [1, -1, 0, -1])
+    assert docs[12]["option_kinds"] == ["key", "wrong_goal_near_copy", "wrong_goal", "key_near_copy"]
+    assert (docs[12]["gold"], docs[12]["lure"], docs[12]["plan_excess"]) == (0, -1, [0, -1, -1, -1])
 
 
 def test_keys_lures_and_foils_rederived_by_independent_bfs():
-    check_items(HANOI.generate(11, 360), may_put, parse_move)
-    check_items(HANOI.generate(12, 72, HANOI.make_params({"min_discs": 6, "max_discs": 6})), may_put, parse_move)
+    check_items(_docs(11, 360), may_put, parse_move, misread_may_put)
+    params = HANOI.make_params({"min_discs": 6, "max_discs": 6})
+    check_items(HANOI.generate(12, 36, params), may_put, parse_move, misread_may_put)
 
 
 def test_conditions_and_questions_are_balanced():
-    docs = HANOI.generate(0, 360)
+    docs = _docs(0, 360)
     cells = {(d["condition"], d["question"]) for d in docs}
     assert len(cells) == 18
     assert all(sum((d["condition"], d["question"]) == c for d in docs) == 20 for c in cells)
 
 
+def test_key_position_text_rank_and_typicality_are_balanced_and_counts_pooled():
+    check_balance(HANOI, _docs(0, 18 * 24))  # 24 items per (depth, question) cell
+
+
+def test_twelve_hundred_items_are_distinct():
+    docs = _docs(0, 1200)
+    assert len({HANOI.identity(d) for d in docs}) == 1200
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("**2**", 1), ("2 moves", 1), ("2.", 1), ("12", -1), ("0", -1), ("3", 2), ("two", None), ("2 or 3", None), ("", None)],
+    [("**2**", 0), ("2 moves", 0), ("2.", 0), ("12", -1), ("0", -1), ("3", 1), ("two", 0), ("two moves", 0),
+     ("9" * 5000, None), ("2 or 3", None), ("", None)],
 )
 def test_read_count(answer, expected):
-    assert HANOI.read(HANOI.generate(0, 1)[0], answer) == expected
+    assert HANOI.read(_docs(0, 1)[0], answer) == expected
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("disc 1 from B to C", 2),
-        ("**Disc 1 from B to C.**", 2),
-        ("Move disc 1 from peg B to peg C", 2),
-        ("disk 1 from B to C", 2),
-        ("disc 1 from B to A", 1),
-        ("disc 2 from A to B", -1),  # onto the smaller disc 1: a well-formed illegal move
-        ("disc 3 from C to C", -1),
+        ("disc 1 from A to B", 0),
+        ("**Disc 1 from A to B.**", 0),
+        ("Move disc 1 from peg A to peg B", 0),
+        ("disk 1 from A to B", 0),
+        ("disc 1 from A to C", 2),
+        ("disc 2 from C to A", -1),  # onto the smaller disc 1: a well-formed illegal move
+        ("disc 3 from C to B", -1),  # disc 3 is under disc 2
         ("disc 9 from A to B", -1),
-        ("disc 1 from B to C, disc 2 from A to B", None),  # a plan, not one move
-        ("disc 1 B->C", None),
-        ("1 to C", None),
+        ("disc 1 from A to B, disc 2 from C to A", None),  # a plan, not one move
+        ("disc 1 A->B", None),
+        ("1 to B", None),
         ("", None),
     ],
 )
 def test_read_next_move(answer, expected):
-    assert HANOI.read(HANOI.generate(0, 7)[6], answer) == expected
+    assert HANOI.read(_docs(0, 7)[6], answer) == expected
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("disc 2 from B to C, disc 1 from A to B", 2),
-        ("1. disc 2 from B to C; 2. disc 1 from A to B.", 2),
-        ("`disc 2 from B to C, disc 1 from A to B,`", 2),
-        ("disc 2 from B to C, disc 1 from A to C, disc 1 from C to B", 0),  # the detour choice
-        ("disc 2 from B to C, disc 1 from A to C, disc 1 from C to A, disc 1 from A to B", -1),  # valid, +2
-        ("disc 1 from A to B, disc 2 from B to C", -1),  # illegal second move
-        ("disc 2 from B to C then disc 1 from A to B", None),
-        ("disc 2 from B to C, and disc 1 from A to B", None),
-        ("B to C, A to B", None),
+        ("disc 1 from C to A, disc 2 from B to C", 0),
+        ("1. disc 1 from C to A; 2. disc 2 from B to C.", 0),
+        ("`disc 1 from C to A, disc 2 from B to C,`", 0),
+        ("disc 1 from C to B, disc 4 from C to A", 2),  # the wrong-goal choice
+        ("disc 1 from C to A, disc 2 from B to C, disc 1 from A to B, disc 1 from B to A", -1),  # valid, +2
+        ("disc 2 from B to C, disc 1 from C to A", -1),  # illegal first move (disc 2 onto disc 1)
+        ("disc 1 from C to A then disc 2 from B to C", None),
+        ("disc 1 from C to A, and disc 2 from B to C", None),
+        ("C to A, B to C", None),
         (NO_ANSWER, None),
     ],
 )
 def test_read_plan(answer, expected):
-    assert HANOI.read(HANOI.generate(0, 13)[12], answer) == expected
+    assert HANOI.read(_docs(0, 13)[12], answer) == expected
 
 
 def test_any_optimal_plan_is_right_and_a_wrong_disc_name_is_illegal():
-    # Doc 35 (d7): start B: 3 / C: 2, 1, goal A: 1 / C: 3, 2. The key moves disc 1 first; checked by hand,
-    # 3 B->A, 1 C->A, 2 C->B, 1 A->B, 3 A->C, 1 B->A, 2 B->C is legal, ends in the goal and has 7 moves.
-    doc = HANOI.generate(0, 36)[35]
-    other = (
-        "disc 3 from B to A, disc 1 from C to A, disc 2 from C to B, disc 1 from A to B, disc 3 from A to C, "
-        "disc 1 from B to A, disc 2 from B to C"
-    )
-    assert doc["choices"][doc["gold"]].startswith("disc 1 from C to B") and other not in doc["choices"]
+    docs = [d for d in _docs(0, 72) if d["question"] == "plan" and d["min_moves"] >= 5]
+    found = ((d, other_optimal_plan(d, may_put, "disc {} from {} to {}".format)) for d in docs)
+    doc, other = next((d, o) for d, o in found if o is not None)
+    assert other not in doc["choices"]
     assert HANOI.read(doc, other) == doc["gold"]
     assert HANOI.score_gen(doc, other)["optimal_plan_rate"] == (True, 1.0)
-    # The same moves naming disc 2 for the first one: disc 2 is not on B -> illegal, wrong.
-    assert HANOI.read(doc, other.replace("disc 3 from B to A", "disc 2 from B to A", 1)) == -1
+    # The same moves naming disc 9 for the first one: no such disc -> illegal, wrong.
+    assert HANOI.read(doc, re.sub(r"^disc \d", "disc 9", other)) == -1
 
 
 def _gen_rows(answers):
-    docs = HANOI.generate(0, 18)
+    docs = _docs(0, 36)
     return [HANOI.score_gen(docs[i], a) for i, a in answers]
 
 
 def test_gen_metrics_on_hand_built_answers():
+    docs = _docs(0, 36)
     answers = [
         (0, "2"),  # count d2: right
         (1, "4"),  # count d3 (lure "2"): wrong, not the lure
-        (2, "four"),  # count d4 (lure "3"): invalid
+        (2, "four or five"),  # count d4 (lure "3"): hedged, invalid
         (5, "3"),  # count d7: min 7, 3 discs out of place -> the lure
-        (6, "disc 1 from B to C"),  # next d2: right
+        (6, "disc 1 from A to B"),  # next d2: right
         (11, "disc 9 from A to B"),  # next d7 (no lure): well-formed, illegal -> wrong
-        (12, "disc 2 from B to C, disc 1 from A to C, disc 1 from C to A, disc 1 from A to B"),  # plan d2: valid, +2
-        (17, None),  # plan d7: the shortcut lure (illegal) - filled below
+        (12, "disc 1 from C to A, disc 2 from B to C, disc 1 from A to B, disc 1 from B to A"),  # plan d2: valid, +2
+        (35, docs[35]["choices"][docs[35]["lure"]]),  # plan d7: the myopic plan (legal, short of the goal)
     ]
-    doc17 = HANOI.generate(0, 18)[17]
-    answers[-1] = (17, doc17["choices"][doc17["lure"]])
+    assert docs[5]["choices"][docs[5]["lure"]] == "3" and docs[35]["option_kinds"][docs[35]["lure"]] == "greedy_plan"
     scores = aggregate(HANOI, _gen_rows(answers))
     # acc: docs 0 and 6 of 8 -> 0.25; invalid: doc 2 -> 1/8.
     assert scores["acc"] == 0.25 and scores["invalid_rate"] == 1 / 8
-    # depth_cost: d2 (docs 0, 6, 12) 1, 1, 0 -> 2/3; d7 (5, 11, 17) 0, 0, 0 -> 0.
+    # depth_cost: d2 (docs 0, 6, 12) 1, 1, 0 -> 2/3; d7 (5, 11, 35) 0, 0, 0 -> 0.
     assert scores["depth_cost"] == pytest.approx(2 / 3)
     assert scores["acc_d2"] == pytest.approx(2 / 3) and scores["acc_d7"] == 0.0
     # count: docs 0, 1, 2, 5 -> 1/4; next: docs 6, 11 -> 1/2.
     assert scores["count_acc"] == 0.25 and scores["next_move_acc"] == 0.5
-    # plans: doc 12 valid with 2 extra moves, doc 17 illegal -> valid 1/2, optimal 0, excess 2/1.
+    # plans: doc 12 valid with 2 extra moves, doc 35 short of the goal -> valid 1/2, optimal 0, excess 2/1.
     assert scores["valid_plan_rate"] == 0.5 and scores["optimal_plan_rate"] == 0.0
     assert scores["excess_moves"] == 2.0
-    # errors on lured items: 1 ("4" vs lure "2": no), 2 (invalid: no), 5 (lure), 17 (lure) -> 2/4.
+    # errors on lured items: 1 ("4" vs lure "2": no), 2 (invalid: no), 5 (lure), 35 (lure) -> 2/4.
     assert scores["greedy_error_share"] == 0.5
 
 
 def test_mc_metrics_on_hand_built_log_likelihoods():
-    docs = HANOI.generate(0, 18)
-    d12, d17 = docs[12], docs[17]
-    # doc 12 (gold 2): the detour (choice 0, +1 move) is likeliest; doc 17 (gold 3, lure 0): the key.
-    row12 = HANOI.score_mc(d12, [-1.0, -2.0, -3.0, -4.0])
-    row17 = HANOI.score_mc(d17, [-2.5, -9.0, -9.0, -1.0, -9.0])
-    assert row17["lure_margin"] == row17["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
-    scores = aggregate(HANOI, [row12, row17])
-    # acc 1/2; valid 2/2; optimal 1/2; excess (1 + 0) / 2; no lured error.
-    assert scores["acc"] == 0.5 and scores["valid_plan_rate"] == 1.0 and scores["optimal_plan_rate"] == 0.5
-    assert scores["excess_moves"] == 0.5 and math.isnan(scores["greedy_error_share"])
+    docs = _docs(0, 36)
+    d12, d35 = docs[12], docs[35]
+    # doc 12 (gold 0): the wrong goal's near copy (choice 1) is likeliest; doc 35 (gold 1, lure 0): the key.
+    row12 = HANOI.score_mc(d12, [-2.0, -1.0, -3.0, -4.0])
+    row35 = HANOI.score_mc(d35, [-2.5, -1.0, -9.0, -9.0])
+    assert (d35["gold"], d35["lure"]) == (1, 0)
+    assert row35["lure_margin"] == row35["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
+    scores = aggregate(HANOI, [row12, row35])
+    # acc 1/2; in the MC form a foil plan is never valid: valid = optimal = 1/2, excess 0 (doc 35);
+    # no lured error.
+    assert scores["acc"] == 0.5 and scores["valid_plan_rate"] == 0.5 and scores["optimal_plan_rate"] == 0.5
+    assert scores["excess_moves"] == 0.0 and math.isnan(scores["greedy_error_share"])
     assert math.isnan(scores["count_acc"]) and scores["depth_cost"] == -1.0  # d2 0 - d7 1
 
 
-def test_myopic_player_is_right_shallow_and_wrong_deep():
-    docs = HANOI.generate(0, 360)
+def test_myopic_player_is_right_where_it_has_no_error_to_make():
+    docs = _docs(0, 360)
     scores = play(HANOI, "prepotent", docs, "gen")
-    next_d7 = [d for d in docs if d["condition"] == "d7" and d["question"] == "next"]
-    unlured = sum(d["lure"] == -1 for d in next_d7) / len(next_d7)
-    # d2 has no lures; at d7 every count and plan item has one (7 moves > 5 discs: a disc moves twice).
+    d7 = [d for d in docs if d["condition"] == "d7"]
+    unlured = sum(d["lure"] == -1 for d in d7) / len(d7)
+    # d2 has no lures; the player picks the lure wherever there is one.
     assert scores["acc_d2"] == 1.0
-    assert scores["acc_d7"] == pytest.approx(unlured / 3)
-    assert scores["depth_cost"] == pytest.approx(1 - unlured / 3) and scores["depth_cost"] > 0.6
+    assert scores["acc_d7"] == pytest.approx(unlured) and unlured < 0.6
+    assert scores["depth_cost"] == pytest.approx(1 - unlured)
     assert scores["greedy_error_share"] == 1.0 and scores["excess_moves"] == 0.0
     plans = [d for d in docs if d["question"] == "plan"]
     assert scores["valid_plan_rate"] == pytest.approx(sum(d["lure"] == -1 for d in plans) / len(plans))
-    assert scores["optimal_plan_rate"] == scores["valid_plan_rate"]  # shortcut plans are never valid
+    assert scores["optimal_plan_rate"] == scores["valid_plan_rate"]  # myopic plans are never valid
 
 
 def test_random_player_meets_chance_per_question():
-    docs = HANOI.generate(0, 360)
+    docs = _docs(0, 360)
     scores = play(HANOI, "random", docs, "mc")
     chance = sum(1 / len(d["choices"]) for d in docs) / len(docs)
     assert scores["acc_chance"] == pytest.approx(chance)
-    assert abs(scores["count_acc"] - 1 / 9) < 3.5 * math.sqrt(1 / 9 * 8 / 9 / 120)
+    assert abs(scores["count_acc"] - 1 / 6) < 3.5 * math.sqrt(1 / 6 * 5 / 6 / 120)
 
 
 @pytest.mark.parametrize(
@@ -228,8 +251,8 @@ def test_bad_parameters_name_themselves(overrides, name):
 
 
 def test_the_independent_checker_catches_a_wrong_key():
-    docs = HANOI.generate(0, 18)
+    docs = _docs(0, 18)
     for i in (0, 6, 12):  # count, next and plan items with the key moved to another choice
         bad = {**docs[i], "gold": (docs[i]["gold"] + 1) % len(docs[i]["choices"])}
         with pytest.raises(AssertionError):
-            check_items([bad], may_put, parse_move)
+            check_items([bad], may_put, parse_move, misread_may_put)

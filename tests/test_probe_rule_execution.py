@@ -1,9 +1,10 @@
-"""Rule execution (SCAN-style): pinned items, keys re-derived by a recursive-descent
-interpreter of the prompt, effects by hand, the reading-order player, strict reading."""
+"""Rule execution (SCAN-style): pinned items, keys and slips re-derived by a recursive-descent
+interpreter of the prompt, balanced options, effects by hand, the reading-order player, strict reading."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -37,39 +38,38 @@ def _prompt(verbs: str, command: str, words: str) -> str:
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand against the stated rules:
-    # 0: yim = JUMP; "opposite left" = LTURN LTURN JUMP. Foils: act before turning, right
-    #    instead of left, tufa's LOOK instead of JUMP.
-    # 1: wug = WALK; (RTURN RTURN WALK) x 3. Foils: toma's LOOK (binding), LTURN (side),
-    #    x 2 (twice for thrice).
-    # 2: wif = RUN, wug = JUMP; (LTURN LTURN RUN) x 2 then (RTURN JUMP) x 3 (12 actions). Foils:
-    #    x 3 for the first phrase, the phrases reversed, LOOK for RUN.
-    # 3: "wug right twice after gazzer opposite right thrice": gazzer's (RTURN RTURN RUN) x 3 first,
-    #    then wug's (RTURN LOOK) x 2; the lure is reading order (wug's part first).
+    # 0: yim = JUMP; "opposite left" = LTURN LTURN JUMP. Slips: tufa's LOOK (binding) x right (side).
+    # 1: modi = JUMP; (LTURN JUMP) x 2. Slips: x 3 (count) x gazzer's LOOK (binding).
+    # 2: zup = JUMP, yim = LOOK; (LTURN LTURN JUMP) x 2 then (RTURN RTURN LOOK) x 3. Slips: the parts
+    #    reversed (order) x JUMP and LOOK swapped (binding).
+    # 3: "mib around right twice after wug left thrice": wug's (LTURN LOOK) x 3 first, then mib's
+    #    (RTURN RUN) x 4 x 2; the lure is reading order (mib's part first); slips: order x binding.
     docs = RULE.generate(0, 4)
     assert [d["prompt"] for d in docs] == [
         _prompt("gazzer means RUN; yim means JUMP; tufa means LOOK; dax means WALK", "yim opposite left",
                 "RUN, JUMP, LOOK, WALK, LTURN and RTURN"),
-        _prompt("wug means WALK; toma means LOOK; vosk means JUMP; zup means RUN", "wug opposite right thrice",
-                "WALK, LOOK, JUMP, RUN, LTURN and RTURN"),
-        _prompt("tufa means LOOK; dorp means WALK; wif means RUN; wug means JUMP",
-                "wif opposite left twice and wug right thrice", "LOOK, WALK, RUN, JUMP, LTURN and RTURN"),
-        _prompt("pilk means WALK; wug means LOOK; gazzer means RUN; fep means JUMP",
-                "wug right twice after gazzer opposite right thrice", "WALK, LOOK, RUN, JUMP, LTURN and RTURN"),
+        _prompt("modi means JUMP; tufa means RUN; gazzer means LOOK; wug means WALK", "modi left twice",
+                "JUMP, RUN, LOOK, WALK, LTURN and RTURN"),
+        _prompt("lug means RUN; zup means JUMP; yim means LOOK; dorp means WALK",
+                "zup opposite left twice and yim opposite right thrice", "RUN, JUMP, LOOK, WALK, LTURN and RTURN"),
+        _prompt("mib means RUN; wug means LOOK; gazzer means WALK; fep means JUMP",
+                "mib around right twice after wug left thrice", "RUN, LOOK, WALK, JUMP, LTURN and RTURN"),
     ]
-    r3, l2, rr = "RTURN RTURN RUN", "LTURN LTURN RUN", "RTURN JUMP"
+    lj, ll, rj, rl = "LTURN LTURN JUMP", "LTURN LTURN LOOK", "RTURN RTURN JUMP", "RTURN RTURN LOOK"
+    run8, look3 = " ".join(["RTURN RUN"] * 8), " ".join(["LTURN LOOK"] * 3)
+    look8, run3 = " ".join(["RTURN LOOK"] * 8), " ".join(["LTURN RUN"] * 3)
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["JUMP LTURN LTURN", "RTURN RTURN JUMP", "LTURN LTURN JUMP", "LTURN LTURN LOOK"], 2, "primitive", -1),
-        ([" ".join(["RTURN RTURN LOOK"] * 3), " ".join(["RTURN RTURN WALK"] * 3), " ".join(["LTURN LTURN WALK"] * 3),
-          " ".join(["RTURN RTURN WALK"] * 2)], 1, "repetition", -1),
-        ([" ".join([l2] * 3 + [rr] * 3), " ".join([l2] * 2 + [rr] * 3), " ".join([rr] * 3 + [l2] * 2),
-          " ".join(["LTURN LTURN LOOK"] * 2 + [rr] * 3)], 1, "conjunction", -1),
-        ([" ".join([r3] * 3 + ["RTURN LOOK"] * 2), " ".join(["RTURN LOOK"] * 2 + [r3] * 3),
-          " ".join(["RTURN RTURN WALK"] * 3 + ["RTURN LOOK"] * 2), " ".join([r3] * 2 + ["RTURN LOOK"] * 2)],
-         0, "after", 1),
+        ([lj, rl, ll, rj], 0, "primitive", -1),
+        ([" ".join(["LTURN JUMP"] * 2), " ".join(["LTURN LOOK"] * 2), " ".join(["LTURN LOOK"] * 3),
+          " ".join(["LTURN JUMP"] * 3)], 0, "repetition", -1),
+        ([" ".join([lj] * 2 + [rl] * 3), " ".join([rj] * 3 + [ll] * 2), " ".join([rl] * 3 + [lj] * 2),
+          " ".join([ll] * 2 + [rj] * 3)], 0, "conjunction", -1),
+        ([f"{look3} {run8}", f"{run3} {look8}", f"{look8} {run3}", f"{run8} {look3}"], 0, "after", 3),
     ]
     assert [d["foil_kinds"] for d in docs] == [
-        ["turn_order", "side", "key", "binding"], ["binding", "key", "side", "count"],
-        ["count", "key", "reversed_order", "binding"], ["key", "reading_order", "binding", "count"],
+        ["key", "binding+side", "binding", "side"], ["key", "binding", "count+binding", "count"],
+        ["key", "reversed_order+binding", "reversed_order", "binding"],
+        ["key", "binding", "reading_order+binding", "reading_order"],
     ]
 
 
@@ -143,56 +143,54 @@ def test_keys_re_derived_by_an_independent_interpreter(overrides):
     assert [sum(d["condition"] == c for d in docs) for c in RULE.conditions] == [100] * 4
 
 
-def _mutations(command: list[str], lexicon: dict[str, str]) -> dict[str, set[str]]:
-    """Every one-slip variant of the command by kind, built by editing the command's words
-    and interpreting the edit (the generator edits executed phrases instead)."""
+def _slipped(command: list[str], lexicon: dict[str, str], slips: list[str]) -> set[str]:
+    """Every sequence the command gives with the named slips, built by editing the command's words
+    (the generator edits executed phrases instead): each slip may hit either part."""
     joiner = next((w for w in command if w in ("and", "after")), None)
     cut = command.index(joiner) if joiner else len(command)
     parts = [command[:cut], command[cut + 1:]] if joiner else [command]
-    out: dict[str, set[str]] = {k: set() for k in ("binding", "side", "count", "turn_order")}
-
-    def run(new_parts: list[list[str]], lex: dict[str, str] = lexicon) -> str:
-        words = new_parts[0] + ([joiner] + new_parts[1] if joiner else [])
-        return " ".join(_interpret(words, lex))
-
-    for j, part in enumerate(parts):
-        for other in set(lexicon.values()) - {lexicon[part[0]]}:
-            out["binding"].add(run(parts, {**lexicon, part[0]: other}))
-        flipped = [{"left": "right", "right": "left"}.get(w, w) for w in part]
-        out["side"].add(run([flipped if k == j else p for k, p in enumerate(parts)]))
-        swapped = [{"twice": "thrice", "thrice": "twice"}.get(w, w) for w in part]
-        out["count"].add(run([swapped if k == j else p for k, p in enumerate(parts)]))
-    if not joiner:  # the action before its turns, in each unit
-        key = run(parts).split()
-        turned, units, current = [], [], []
-        for word in key:
-            current.append(word)
-            if word not in ("LTURN", "RTURN"):
-                units.append(current)
-                current = []
-        for unit in units:
-            turned += unit[-1:] + unit[:-1]
-        out["turn_order"].add(" ".join(turned))
+    out = set()
+    for j in range(len(parts)):
+        new_parts, lex = [list(p) for p in parts], dict(lexicon)
+        if "side" in slips:
+            new_parts[j] = [{"left": "right", "right": "left"}.get(w, w) for w in new_parts[j]]
+        if "count" in slips:
+            new_parts[j] = [{"twice": "thrice", "thrice": "twice"}.get(w, w) for w in new_parts[j]]
+        lexicons = [lex]
+        if "binding" in slips and joiner:  # the two verbs' meanings swapped
+            first, second = parts[0][0], parts[1][0]
+            lexicons = [{**lex, first: lex[second], second: lex[first]}]
+        elif "binding" in slips:  # another defined verb's action
+            lexicons = [{**lex, parts[j][0]: a} for a in set(lex.values()) - {lex[parts[j][0]]}]
+        for lx in lexicons:
+            words = new_parts[0] + ([joiner] + new_parts[1] if joiner else [])
+            if "reversed_order" in slips:
+                words = new_parts[1] + ["and"] + new_parts[0]
+            out.add(" ".join(_interpret(words, lx, reading_order="reading_order" in slips)))
     return out
 
 
-def test_every_foil_is_the_slip_it_names():
-    for doc in RULE.generate(4, 300):
+SLIPS = {
+    "primitive": [{"binding", "side"}],
+    "repetition": [{"count", "binding"}, {"count", "side"}],
+    "conjunction": [{"reversed_order", s} for s in ("binding", "side", "count")],
+    "after": [{"reading_order", s} for s in ("binding", "side", "count")],
+}
+
+
+@pytest.mark.parametrize("overrides", [{}, {"verbs": 2, "max_actions": 48}])
+def test_options_are_the_two_by_two_crossing_of_two_slips(overrides):
+    # The key, each slip alone and both together: every option is one slip from two others and two
+    # from the third, so none is the most similar to the rest by construction.
+    for doc in RULE.generate(4, 300, RULE.make_params(overrides)):
         lexicon, command = _parse(doc["prompt"])
-        slips = _mutations(command, lexicon)
-        key = doc["choices"][doc["gold"]]
-        for choice, kind in zip(doc["choices"], doc["foil_kinds"]):
-            if kind == "key":
-                assert choice == key
-            elif kind in ("reading_order", "reversed_order"):  # the two parts swapped
-                assert sorted(choice.split()) == sorted(key.split()) and choice != key
-                assert choice == " ".join(_interpret(command, lexicon, reading_order=True)) or kind == "reversed_order"
-            else:
-                assert choice in slips[kind], (doc["command"], kind, choice)
-        expected = {"primitive": {"key", "binding", "side", "turn_order"}, "repetition": {"key", "binding", "side", "count"},
-                    "conjunction": {"key", "binding", "count", "reversed_order"},
-                    "after": {"key", "binding", "count", "reading_order"}}[doc["condition"]]
-        assert set(doc["foil_kinds"]) == expected
+        kinds = [set(k.split("+")) - {"key"} for k in doc["foil_kinds"]]
+        pair = set().union(*kinds)
+        assert pair in SLIPS[doc["condition"]]
+        assert sorted(map(len, kinds)) == [0, 1, 1, 2] and len({frozenset(k) for k in kinds}) == 4
+        for choice, kind in zip(doc["choices"], kinds):
+            assert choice in _slipped(command, lexicon, sorted(kind)), (doc["command"], kind, choice)
+        assert len(set(doc["choices"])) == 4
 
 
 def test_reversed_order_foil_of_a_conjunction_runs_the_second_part_first():
@@ -201,6 +199,30 @@ def test_reversed_order_foil_of_a_conjunction_runs_the_second_part_first():
     cut = command.index("and")
     swapped = command[cut + 1:] + ["and"] + command[:cut]
     assert doc["choices"][doc["foil_kinds"].index("reversed_order")].split() == _interpret(swapped, lexicon)
+
+
+def test_key_position_and_text_rank_are_uniform_within_each_condition():
+    docs = RULE.generate(0, 1024)
+    for condition in RULE.conditions:
+        cell = [d for d in docs if d["condition"] == condition]
+        positions = Counter(d["gold"] for d in cell)
+        ranks = Counter(sorted(d["choices"]).index(d["choices"][d["gold"]]) for d in cell)
+        assert positions == ranks == {0: 64, 1: 64, 2: 64, 3: 64}
+        # Every block of four items has each position and each rank once.
+        for block in range(0, 256, 4):
+            assert {d["gold"] for d in cell[block:block + 4]} == {0, 1, 2, 3}
+
+
+def test_count_slips_leave_the_key_as_often_short_as_long():
+    docs = [d for d in RULE.generate(1, 1200) if any("count" in k for k in d["foil_kinds"])]
+    shorter = [len(d["choices"][d["gold"]]) < len(d["choices"][d["foil_kinds"].index(
+        next(k for k in d["foil_kinds"] if k.endswith("count")))]) for d in docs]
+    assert len(docs) > 250 and abs(sum(shorter) / len(shorter) - 0.5) < 0.1
+
+
+def test_twelve_hundred_items_are_distinct():
+    docs = RULE.generate(0, 1200)
+    assert len({RULE.identity(d) for d in docs}) == 1200
 
 
 def _doc(condition: str) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -15,11 +16,11 @@ SPAN = get_probe("span")
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 9 6 0 forward; 9 1 8 backward = 8 1 9 (lure 9 1 8, as presented);
-    # 5 9 7 sorted = 5 7 9 (lure 5 9 7). Foils: one adjacent swap, one substitution, one omission.
+    # Checked by hand: 2 7 3 forward; 9 1 8 backward = 8 1 9 (lure 9 1 8, as presented);
+    # 5 9 7 sorted = 5 7 9 (lure 5 9 7). Options: the list as presented, reversed and sorted.
     docs = SPAN.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        "Here is a list of 3 digits: 9 6 0\nRepeat the digits in the same order. Write only the digits, separated by spaces.",
+        "Here is a list of 3 digits: 2 7 3\nRepeat the digits in the same order. Write only the digits, separated by spaces.",
         (
             "Here is a list of 3 digits: 9 1 8\nRepeat the digits in reverse order, from the last digit to the first. "
             "Write only the digits, separated by spaces."
@@ -30,24 +31,14 @@ def test_first_items_of_seed_0_are_pinned():
         ),
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["9 2 0", "9 6 0", "0 6 9", "9 0 6", "9 0"], 1, "forward", -1),
-        (["8 1 2", "1 9", "9 1 8", "1 8 9", "8 1 9"], 4, "backward", 2),
-        (["3 7 9", "5 7", "7 5 9", "5 7 9", "5 9 7"], 3, "sorted", 4),
+        (["2 7 3", "2 3 7", "3 7 2"], 0, "forward", -1),
+        (["8 1 9", "1 8 9", "9 1 8"], 0, "backward", 2),
+        (["5 7 9", "5 9 7", "7 9 5"], 0, "sorted", 1),
     ]
 
 
-def _foil_kinds(key, seq, shown):
-    """Which foil ``seq`` is, from its surface: swap of two adjacent symbols, one symbol
-    replaced by one absent from the list, or one symbol dropped."""
-    if len(seq) == len(key) - 1 and any(key[:j] + key[j + 1:] == seq for j in range(len(key))):
-        return "omission"
-    if len(seq) == len(key):
-        diff = [j for j in range(len(key)) if key[j] != seq[j]]
-        if len(diff) == 1 and seq[diff[0]] not in shown:
-            return "substitution"
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and (seq[diff[0]], seq[diff[1]]) == (key[diff[1]], key[diff[0]]):
-            return "transposition"
-    return "other"
+def _shown(doc):
+    return re.search(r"list of \d+ \w+: ([0-9A-Z ]+)\n", doc["prompt"]).group(1).split(" ")
 
 
 @pytest.mark.parametrize("overrides", [{}, {"symbols": "letters", "min_length": 5, "max_length": 12}])
@@ -55,7 +46,7 @@ def test_keys_re_derived_from_the_prompt(overrides):
     params = SPAN.make_params(overrides)
     docs = SPAN.generate(2, 300, params)
     for doc in docs:
-        shown = re.search(r"list of \d+ \w+: ([0-9A-Z ]+)\n", doc["prompt"]).group(1).split(" ")
+        shown = _shown(doc)
         text = doc["prompt"]
         if "same order" in text:
             key, condition = shown, "forward"
@@ -64,18 +55,48 @@ def test_keys_re_derived_from_the_prompt(overrides):
         else:
             key, condition = sorted(shown), "sorted"
         assert condition == doc["condition"] and len(set(shown)) == len(shown) == doc["length"]
-        assert shown != sorted(shown)
         assert doc["choices"][doc["gold"]].split(" ") == key
-        others = [c.split(" ") for k, c in enumerate(doc["choices"]) if k != doc["gold"]]
         order_foil = shown[::-1] if condition == "forward" else shown
-        assert order_foil in others
         assert doc["lure"] == (-1 if condition == "forward" else doc["choices"].index(" ".join(shown)))
-        others.remove(order_foil)
-        assert sorted(_foil_kinds(key, seq, shown) for seq in others) == ["omission", "substitution", "transposition"]
+        assert " ".join(order_foil) in doc["choices"]
     # Every (condition, length) pair equally often: 300 / (3 x 7) or 300 / (3 x 8) +- 1.
     lengths = range(params.min_length, params.max_length + 1)
     counts = [sum(d["condition"] == c and d["length"] == n for d in docs) for c in SPAN.conditions for n in lengths]
     assert max(counts) - min(counts) <= 1
+
+
+def test_every_condition_offers_the_same_three_orders_of_a_never_monotone_list():
+    # The options never tell the condition (only the instruction does), and no option is a
+    # one-edit variant of the key: the three orders of the list, all different.
+    for doc in SPAN.generate(5, 600):
+        shown = _shown(doc)
+        assert shown not in (sorted(shown), sorted(shown, reverse=True))
+        expected = {" ".join(shown), " ".join(shown[::-1]), " ".join(sorted(shown))}
+        assert set(doc["choices"]) == expected and len(doc["choices"]) == 3
+        orders = {"presented": shown, "reversed": shown[::-1], "sorted": sorted(shown)}
+        assert [" ".join(orders[k]) for k in doc["option_orders"]] == doc["choices"]
+
+
+def test_key_position_is_uniform_within_each_condition():
+    docs = SPAN.generate(0, 900)
+    for condition in SPAN.conditions:
+        positions = Counter(d["gold"] for d in docs if d["condition"] == condition)
+        assert positions == {0: 100, 1: 100, 2: 100}
+
+
+def test_the_pooled_audit_cell_has_each_order_as_the_key_in_a_third_of_the_items():
+    # Each condition fixes which order is the key; pooled, no order is favoured, and the list is
+    # drawn the same way in every condition (same lengths, never monotone).
+    assert {SPAN.audit_cell(c) for c in SPAN.conditions} == {"pooled"}
+    docs = SPAN.generate(0, 900)
+    assert Counter(d["option_orders"][d["gold"]] for d in docs) == {"presented": 300, "reversed": 300, "sorted": 300}
+    by_condition = {c: Counter(d["length"] for d in docs if d["condition"] == c) for c in SPAN.conditions}
+    assert by_condition["forward"] == by_condition["backward"] == by_condition["sorted"]
+
+
+def test_twelve_hundred_items_are_distinct():
+    docs = SPAN.generate(0, 1200)
+    assert len({SPAN.identity(d) for d in docs}) == 1200
 
 
 def test_span_score_follows_the_two_of_three_rule_with_discontinue():
@@ -130,7 +151,7 @@ def test_repeating_as_presented_shows_the_reordering_costs():
     ("answer", "expected"),
     [("2 1 4", 0), ("2,1,4", 0), ("2, 1, 4", 0), ("214", 0), ("**2 1 4**", 0), ("[2, 1, 4]", 0), ("2 1 4.", 0),
      ("4 1 2", 1), ("2 1", 3), ("2 1 4 7", -1), ("1 2 4", -1), ("2 1 4 or 4 1 2", None), ("two one four", None),
-     ("", None), ("2-1-4", None), ("2,,1,4", None), ("2 1 B", None)],
+     ("", None), ("2-1-4", 0), ("2 - 1 - 4", 0), ("2,,1,4", None), ("2--1-4", None), ("2 1 B", None)],
 )
 def test_read_digit_sequences_strictly(answer, expected):
     assert SPAN.read(_doc("backward"), answer) == expected
@@ -145,8 +166,8 @@ def test_read_letter_sequences_case_blind_and_rejects_words():
 
 @pytest.mark.parametrize(
     ("overrides", "param"),
-    [({"min_length": 2}, "min_length"), ({"min_length": 0}, "min_length"), ({"max_length": 10}, "max_length"),
-     ({"symbols": "letters", "max_length": 20}, "max_length"), ({"min_length": 6, "max_length": 5}, "min_length"),
+    [({"min_length": 2}, "min_length"), ({"min_length": 0}, "min_length"), ({"max_length": 11}, "max_length"),
+     ({"symbols": "letters", "max_length": 21}, "max_length"), ({"min_length": 6, "max_length": 5}, "min_length"),
      ({"symbols": "hex"}, "symbols"), ({"max_length": 7.0}, "max_length"), ({"length": 5}, "length")],
 )
 def test_bad_parameters_name_themselves(overrides, param):
@@ -154,6 +175,9 @@ def test_bad_parameters_name_themselves(overrides, param):
         SPAN.make_params(overrides)
 
 
-def test_longest_letter_lists_are_drawn():
-    params = SPAN.make_params({"symbols": "letters", "min_length": 19, "max_length": 19})
-    assert all(len(d["shown"].split(" ")) == 19 for d in SPAN.generate(0, 6, params))
+def test_longest_lists_are_drawn():
+    # Every symbol of the set, never monotone: the three orders differ.
+    for symbols, most in (("letters", 20), ("digits", 10)):
+        params = SPAN.make_params({"symbols": symbols, "min_length": most, "max_length": most})
+        docs = SPAN.generate(0, 6, params)
+        assert all(len(set(d["choices"])) == 3 and len(d["shown"].split(" ")) == most for d in docs)

@@ -1,4 +1,5 @@
-"""Trail-making analogue: pinned items, the next element recomputed from the sequence, switching cost."""
+"""Trail-making analogue: pinned items, the next element recomputed from the sequence, balanced
+options, switching cost."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import itertools
 import math
 import re
 import string
+from collections import Counter
 
 import pytest
 
@@ -14,26 +16,27 @@ from lm_eval_cog.probes.reference import aggregate, play
 
 TRAIL = get_probe("trail_making")
 RULE = (
-    "Each sequence counts up one step at a time: through numbers only (1 2 3 ...), through letters only "
-    "(A B C ...), or alternating between a number and a letter, the numbers and the letters each counting up "
-    "on their own (1 A 2 B ...).\n"
+    "Each sequence counts one step at a time, up or down: through numbers only (1 2 3 ... or 3 2 1 ...), through "
+    "letters only (A B C ... or C B A ...), or alternating between a number and a letter, the numbers and the "
+    "letters each counting on their own in the same direction (1 A 2 B ... or 3 C 2 B ...).\n"
 )
+SEQUENCE = re.compile(r"^Sequence: (.*) \?$", re.MULTILINE)
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 1..10 -> 11 (K is the 11th letter, 12 skips, 10 repeats); 9 H 10 I 11 J
-    # ends on a letter -> the number 12, the letter series would go on with K (the lure);
-    # I..T -> U (21 is U's position, V skips, T repeats).
+    # Checked by hand: 10..19 -> 20 (21 skips one; Y, Z: letters of a series not shown);
+    # 90 S 91 T 92 U ends on a letter -> the number 93; the letter series would go on with V (the
+    # lure), W skips; I..T -> U (V skips; 22, 23 of a number series not shown).
     docs = TRAIL.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        RULE + "Sequence: 1 2 3 4 5 6 7 8 9 10 ?\nWhich element comes next? Options: 11, K, 12, 10.",
-        RULE + "Sequence: 9 H 10 I 11 J ?\nWhich element comes next? Options: 11, 13, 12, K.",
-        RULE + "Sequence: I J K L M N O P Q R S T ?\nWhich element comes next? Options: U, 21, V, T.",
+        RULE + "Sequence: 10 11 12 13 14 15 16 17 18 19 ?\nWhich element comes next? Options: 20, 21, Y, Z.",
+        RULE + "Sequence: 90 S 91 T 92 U ?\nWhich element comes next? Options: 93, W, 94, V.",
+        RULE + "Sequence: I J K L M N O P Q R S T ?\nWhich element comes next? Options: U, V, 22, 23.",
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["11", "K", "12", "10"], 0, "part_a", -1),
-        (["11", "13", "12", "K"], 2, "part_b", 3),
-        (["U", "21", "V", "T"], 0, "part_a", -1),
+        (["20", "21", "Y", "Z"], 0, "part_a", -1),
+        (["93", "W", "94", "V"], 0, "part_b", 3),
+        (["U", "V", "22", "23"], 0, "part_a", -1),
     ]
 
 
@@ -45,36 +48,82 @@ def _text(kind: str, value: int) -> str:
     return str(value) if kind == "number" else string.ascii_uppercase[value - 1]
 
 
+def _solve(doc: dict) -> tuple[str, str, int, dict]:
+    """(key, the single-series continuation, step, the series by kind) from the shown sequence alone."""
+    seq = [_value(t) for t in SEQUENCE.search(doc["prompt"]).group(1).split()]
+    series = {kind: [v for k, v in seq if k == kind] for kind in ("number", "letter")}
+    kinds = [k for k, _ in seq]
+    shown_series = [values for values in series.values() if values]
+    steps = {b - a for values in shown_series for a, b in itertools.pairwise(values)}
+    assert len(steps) == 1 and steps <= {1, -1}  # every series counts by one, all in one direction
+    (step,) = steps
+    if len(set(kinds)) == 1:
+        next_kind = kinds[-1]
+    else:
+        assert kinds[0] == "number" and all(a != b for a, b in itertools.pairwise(kinds))
+        assert min(len(v) for v in series.values()) >= 2
+        next_kind = "letter" if kinds[-1] == "number" else "number"
+    key = _text(next_kind, series[next_kind][-1] + step)
+    single = _text(kinds[-1], series[kinds[-1]][-1] + step)
+    return key, single, step, series
+
+
 @pytest.mark.parametrize("params", [{}, {"min_length": 4, "max_length": 16}])
 def test_next_element_recomputed_from_the_shown_sequence(params):
     for doc in TRAIL.generate(3, 400, TRAIL.make_params(params)):
-        tokens = re.search(r"^Sequence: (.*) \?$", doc["prompt"], re.MULTILINE).group(1).split()
-        seq = [_value(t) for t in tokens]
-        series = {kind: [v for k, v in seq if k == kind] for kind in ("number", "letter")}
-        for values in series.values():  # each series counts up by one
-            assert all(b == a + 1 for a, b in itertools.pairwise(values))
-        kinds = [k for k, _ in seq]
-        if doc["condition"] == "part_a":
-            assert len(set(kinds)) == 1
-            next_kind = kinds[-1]
-        else:
-            assert kinds[0] == "number" and all(a != b for a, b in itertools.pairwise(kinds))
-            assert min(len(v) for v in series.values()) >= 2
-            next_kind = "letter" if kinds[-1] == "number" else "number"
-        key = _text(next_kind, series[next_kind][-1] + 1)
-        assert doc["choices"][doc["gold"]] == key and next_kind == doc["answer_kind"]
+        key, single, step, _ = _solve(doc)
+        assert doc["choices"][doc["gold"]] == key and doc["step"] == step
+        assert _value(key)[0] == doc["answer_kind"]
+        assert doc["lure"] == (doc["choices"].index(single) if doc["condition"] == "part_b" else -1)
+        assert len(doc["choices"]) == 4
+        assert params.get("min_length", 6) <= len(doc["sequence"].split()) <= params.get("max_length", 12)
+
+
+def test_options_are_two_unshown_elements_of_each_kind_each_pair_one_step_apart():
+    # The key's kind: the key and the element after it (a skip); the other kind likewise (part B: the
+    # single-series continuation and its skip). No option is shown, none is named by the examples.
+    for doc in TRAIL.generate(4, 600):
+        key, single, step, series = _solve(doc)
+        shown = doc["sequence"].split()
+        options = [_value(c) for c in doc["choices"]]
+        assert not set(doc["choices"]) & set(shown)
+        assert not set(doc["choices"]) & {"1", "2", "3", "A", "B", "C"}
+        kind, value = _value(key)
+        by_kind = {k: sorted(v for kk, v in options if kk == k) for k in ("number", "letter")}
+        assert [len(v) for v in by_kind.values()] == [2, 2]
+        assert by_kind[kind] == sorted([value, value + step])
+        other = "letter" if kind == "number" else "number"
+        assert by_kind[other][1] - by_kind[other][0] == 1
         if doc["condition"] == "part_b":
-            assert doc["choices"][doc["lure"]] == _text(kinds[-1], series[kinds[-1]][-1] + 1)
-        else:
-            assert doc["lure"] == -1
-        assert len(doc["choices"]) == 4 and params.get("min_length", 6) <= len(tokens) <= params.get("max_length", 12)
+            single_value = _value(single)[1]
+            assert by_kind[other] == sorted([single_value, single_value + step])
+        assert all(len(c) == 2 for c in doc["choices"] if c.isdigit())
+
+
+def test_key_position_value_rank_kind_and_direction_are_uniform_within_each_part():
+    docs = TRAIL.generate(0, 1024)
+    for part in TRAIL.conditions:
+        cell = [d for d in docs if d["condition"] == part]
+        positions = Counter(d["gold"] for d in cell)
+        ranks = Counter(sorted(d["choices"], key=_value).index(d["choices"][d["gold"]]) for d in cell)
+        assert positions == ranks == {0: 128, 1: 128, 2: 128, 3: 128}
+        assert Counter(d["answer_kind"] for d in cell) == {"number": 256, "letter": 256}
+        assert Counter(d["step"] for d in cell) == {1: 256, -1: 256}
 
 
 def test_parts_and_answer_kinds_are_balanced_by_index():
     docs = TRAIL.generate(0, 8)
-    assert [(d["condition"], d["answer_kind"]) for d in docs] == [
-        ("part_a", "number"), ("part_b", "number"), ("part_a", "letter"), ("part_b", "letter")
-    ] * 2
+    assert [(d["condition"], d["answer_kind"], d["step"]) for d in docs] == [
+        ("part_a", "number", 1), ("part_b", "number", 1), ("part_a", "letter", 1), ("part_b", "letter", 1),
+        ("part_a", "number", -1), ("part_b", "number", -1), ("part_a", "letter", -1), ("part_b", "letter", -1),
+    ]
+
+
+def test_twelve_hundred_items_are_distinct():
+    docs = TRAIL.generate(0, 1200)
+    assert len({TRAIL.identity(d) for d in docs}) == 1200
+    # Distinct sequences too (the letter runs of part A are the scarcest): most items show their own.
+    assert len({d["sequence"] for d in docs}) > 900
 
 
 def _doc(condition, gold=0, lure=-1):

@@ -10,35 +10,53 @@ number of moves from every state, the optimal first moves and optimal plans.
 Items ask one of three questions (``QUESTIONS``), crossed with the planning depth
 (the minimal number of moves, the probe's condition):
 
-* ``count``: the minimal number of moves; choices "1".."9" (ascending: numbers are
-  not shown, and an ordered scale has no position to favour); lure = the number of
-  pieces out of their goal position (the plan of a solver who ignores that pieces
-  block each other), when it differs from the minimum;
-* ``next``: the first move of a shortest plan, over every legal move; only items
-  with a unique optimal first move are drawn, so the key is unique; lure = a
-  goal-directed move (it puts a piece straight into its goal position) that is not
-  optimal, when there is one: the "counterintuitive move" error of Goel & Grafman
-  (1995) and Ward & Allport (1997);
-* ``plan``: a full shortest plan; choices: an optimal plan (the key; the gen form
-  accepts any legal plan of minimal length), one with an illegal move, one with a
-  detour (legal, reaches the goal, one or two moves longer), one that ends in
-  another state, and the lure "shortcut" when the optimal plan moves a piece twice:
-  that piece goes straight to its second destination (one move shorter, and since
-  the key is minimal, illegal or short of the goal).
+* ``count``: the minimal number of moves; choices "2".."7", the minimal counts of the
+  six depths (ascending: numbers are not shown, and an ordered scale has no position
+  to favour); lure = the number of pieces out of their goal position (the plan of a
+  solver who ignores that pieces block each other), when it differs from the minimum
+  and is on the scale. The depth fixes the key ("4" at d4), so the shortcut audit
+  pools the depths (``audit_cells``), where every count is the key of a sixth of the
+  count items;
+* ``next``: the first move of a shortest plan; three legal moves: the key and two
+  others; only problems with a unique optimal first move are drawn, so the key is
+  unique; lure = a goal-directed move (it puts a piece straight into its goal
+  position) that is not optimal, offered whenever there is one: the "counterintuitive
+  move" error of Goel & Grafman (1995) and Ward & Allport (1997);
+* ``plan``: a full shortest plan; four plans, all as long as the minimum, in two
+  pairs: an optimal plan (the key; the gen form accepts any legal plan of minimal
+  length) and its near copy, and a foil made apart from the key and its near copy
+  (the copies change the move at the same step, and no option moves a piece twice in
+  a row). The foil is the myopic solver's plan (the lure) where the problem has a
+  goal-directed detour: optimal moves until a piece can go straight into its goal
+  position by a move that is not optimal, then on toward the goal, cut at the
+  minimal number of moves (legal, short of the goal); else a plan that reaches the
+  goal under a misread rule (a disc on a smaller disc; a ball on a full peg) or a
+  shortest plan to another goal state, the nearest to the true goal. Only the key is
+  legal and ends in the goal (every option is checked by simulation), and every
+  option has a partner one move away, so the key is not the most typical option.
+
+Every option set is counterbalanced by construction (``next``, ``plan``): within each
+(depth, question) cell, every block of k items has the key once at each position,
+once at each rank of the options in text order (e.g. "disc 1 ..." before "disc 3
+...") and, for ``next``, once at each rank of typicality (how many options are more
+similar to the others by edit distance): a Graeco-Latin square, the ranks reached by
+drawing problems and foils until they fit.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
+from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, normalize_answer
 
 State = tuple[tuple[int, ...], ...]
 Move = tuple[int, int, int]
@@ -46,11 +64,26 @@ Move = tuple[int, int, int]
 DEPTHS = (2, 3, 4, 5, 6, 7)
 CONDITIONS = tuple(f"d{d}" for d in DEPTHS)
 QUESTIONS = ("count", "next", "plan")
-#: Choices of a ``count`` item: every minimal move count 2..7 and its neighbours.
-COUNT_CHOICES = tuple(str(k) for k in range(1, 10))
-_NUMBER = re.compile(r"^(\d+)(?: moves?)?$")
+#: Choices of a ``count`` item: the minimal move counts of the depths, each the key of a sixth of the
+#: count items (an option never right, such as 1, would be one a blind strategy learns to avoid).
+COUNT_CHOICES = tuple(str(d) for d in DEPTHS)
+#: Options per question: the count scale; the key and two other legal moves; the key and three plans.
+OPTIONS = {"count": len(COUNT_CHOICES), "next": 3, "plan": 4}
+#: Candidate plans drawn per kind of plan foil (combined to give the key its rank in text order).
+CANDIDATES = 4
+#: Option sets of a plan item weighed at most (a random subset of the candidate combinations).
+MAX_COMBOS = 400
+#: Problems drawn at most for one item to meet the key's typicality slot (the nearest is kept):
+#: plans cost more to build, and their pairs already balance it but for the shortest.
+TYPICAL_DRAWS = {"count": 1, "next": 20, "plan": 4}
+#: Problems drawn for one item before the key's rank in text order is no longer asked for.
+RANK_DRAWS = 50
+_NUMBER_PART = re.compile(r"\d+(?:\.\d+)?")
+_WORD = re.compile(r"\w+")
 _PLAN_SPLIT = re.compile(r"\s*[,;]\s*")
 _NUMBERING = re.compile(r"^\d+[.)]\s*")
+# Moves joined by words in an answer ("disc 1 from A to B, then disc 2 ...", "... and disc 2 ...").
+_THEN = re.compile(r",? (?:and )?then |;? and ")
 
 
 @dataclass(frozen=True)
@@ -140,17 +173,50 @@ def simulate(puzzle: Puzzle, state: State, plan: Sequence[Move]) -> State | None
     return state
 
 
-def distances(puzzle: Puzzle, goal: State) -> dict[State, int]:
-    """Minimal number of moves from every reachable state to ``goal`` (moves are reversible)."""
+def neighbours(puzzle: Puzzle, state: State) -> list[State]:
+    """The states one legal move away (as :meth:`Puzzle.moves`, without building the moves: BFS speed)."""
+    out = []
+    for src, peg in enumerate(state):
+        if not peg:
+            continue
+        piece = peg[-1]
+        for dst, target in enumerate(state):
+            full = len(target) >= puzzle.capacities[dst]
+            if dst == src or full or (puzzle.ordered and target and target[-1] < piece):
+                continue
+            pegs = list(state)
+            pegs[src], pegs[dst] = peg[:-1], target + (piece,)
+            out.append(tuple(pegs))
+    return out
+
+
+#: Distance maps kept for reuse, by (rules, goal): item generation asks for the same goals again.
+_DISTANCES: dict[tuple, dict[State, int]] = {}
+#: Only maps of at most this many states are kept (every one of the legal puzzles; a misread
+#: 5-disc Hanoi has 2,520 states and is recomputed).
+_CACHED_STATES = 500
+
+
+def distances(puzzle: Puzzle, goal: State, limit: int | None = None) -> dict[State, int]:
+    """Minimal number of moves from every reachable state to ``goal`` (moves are reversible), or
+    from the states at most ``limit`` moves away. The map may be shared between calls: never
+    modify it."""
+    key = (puzzle.capacities, puzzle.ordered, goal)
+    if key in _DISTANCES:
+        return _DISTANCES[key]
     dist = {goal: 0}
     queue = deque([goal])
     while queue:
         state = queue.popleft()
-        for move in puzzle.moves(state):
-            nxt = apply(state, move)
+        step = dist[state] + 1
+        if limit is not None and step > limit:
+            break
+        for nxt in neighbours(puzzle, state):
             if nxt not in dist:
-                dist[nxt] = dist[state] + 1
+                dist[nxt] = step
                 queue.append(nxt)
+    if limit is None and len(dist) <= _CACHED_STATES:
+        _DISTANCES[key] = dist
     return dist
 
 
@@ -175,68 +241,250 @@ def goal_directed(puzzle: Puzzle, state: State, goal: State) -> list[Move]:
     return out
 
 
-# -- plan foils ---------------------------------------------------------------------------
-def illegal_foil(puzzle: Puzzle, start: State, plan: list[Move], rng: np.random.Generator) -> list[Move]:
-    """``plan`` with one move replaced by an illegal one (a covered piece, or a blocked peg)."""
-    states = [start]
-    for move in plan:
-        states.append(apply(states[-1], move))
-    options = []
-    for i, state in enumerate(states[:-1]):
-        for p, peg in enumerate(state):
-            for piece in peg:
-                for dst in range(len(state)):
-                    if dst != p and not puzzle.legal(state, (piece, p, dst)):
-                        options.append((i, (piece, p, dst)))
-    i, move = options[int(rng.integers(len(options)))]
-    return plan[:i] + [move] + plan[i + 1 :]
+_STARTS: dict[tuple, list[State]] = {}
 
 
-def detour_foil(puzzle: Puzzle, start: State, plan: list[Move], rng: np.random.Generator) -> list[Move]:
-    """A legal plan to the goal one move longer (a move split over the third peg) or,
-    where no move can be split, two longer (a move and its undo inserted)."""
-    candidates = []
-    state = start
-    for i, (piece, src, dst) in enumerate(plan):
-        for via in range(len(state)):
-            if via not in (src, dst):
-                longer = plan[:i] + [(piece, src, via), (piece, via, dst)] + plan[i + 1 :]
-                if simulate(puzzle, start, longer) is not None:
-                    candidates.append(longer)
-        state = apply(state, (piece, src, dst))
-    if not candidates:
-        state = start
-        for i, move in enumerate(plan + [None]):
-            for extra in puzzle.moves(state):
-                if i == 0 or extra != (plan[i - 1][0], plan[i - 1][2], plan[i - 1][1]):
-                    candidates.append(plan[:i] + [extra, (extra[0], extra[2], extra[1])] + plan[i:])
-            if move is not None:
-                state = apply(state, move)
-    return candidates[int(rng.integers(len(candidates)))]
+def starts(puzzle: Puzzle, goal: State, depth: int, unique_first: bool) -> list[State]:
+    """The states ``depth`` moves from ``goal``, in order; with ``unique_first``, those with a single
+    optimal first move and two other legal moves to offer (a ``next`` item). Kept for reuse."""
+    key = (puzzle.capacities, puzzle.ordered, goal, depth, unique_first)
+    if key not in _STARTS:
+        dist = distances(puzzle, goal)
+        pool = sorted(s for s, d in dist.items() if d == depth)
+        if unique_first:
+            pool = [
+                s for s in pool if len(optimal_moves(puzzle, s, dist)) == 1 and len(puzzle.moves(s)) >= OPTIONS["next"]
+            ]
+        _STARTS[key] = pool
+    return _STARTS[key]
 
 
-def wrong_goal_foil(puzzle: Puzzle, start: State, plan: list[Move], rng: np.random.Generator) -> list[Move]:
-    """A legal plan of the same length whose last move differs: it ends in another state."""
-    before = simulate(puzzle, start, plan[:-1])
+# -- option order ---------------------------------------------------------------------------
+def text_order(text: str) -> tuple:
+    """Sort key of an option with its numbers by value (natural order): the order in which a reader
+    ranks the options, and which the key's rank among them is balanced over."""
+    parts: list[tuple[int, float | str]] = []
+    pos = 0
+    for match in _NUMBER_PART.finditer(text):
+        if match.start() > pos:
+            parts.append((1, text[pos : match.start()].casefold()))
+        parts.append((0, float(match.group())))
+        pos = match.end()
+    if pos < len(text):
+        parts.append((1, text[pos:].casefold()))
+    return tuple(parts)
+
+
+def edit_similarity(a: str, b: str) -> float:
+    """1 - Levenshtein distance / the longer length (characters)."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return 1.0 - row[-1] / max(len(a), len(b), 1)
+
+
+def word_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two texts' sets of words."""
+    x, y = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
+    return len(x & y) / len(x | y) if x | y else 1.0
+
+
+def char_similarity(a: str, b: str) -> float:
+    """:func:`edit_similarity` of two texts; for texts of one length (the plans of an item) the
+    Hamming share, which bounds it and costs far less."""
+    if len(a) != len(b):
+        return edit_similarity(a, b)
+    return 1.0 - sum(x != y for x, y in zip(a, b)) / max(len(a), 1)
+
+
+def typicality_credits(options: Sequence[str], similarity: Callable[[str, str], float]) -> tuple[float, float]:
+    """The key's (the first option's) credit under "pick the most typical option" (the highest mean
+    similarity to the others) and under "pick the least typical", ties shared: 1/k each when all tie."""
+    means = [sum(similarity(o, other) for j, other in enumerate(options) if j != i) for i, o in enumerate(options)]
+    if max(means) - min(means) < 1e-9:
+        return 1.0 / len(options), 1.0 / len(options)
+    top = [i for i, m in enumerate(means) if m > max(means) - 1e-9]
+    bottom = [i for i, m in enumerate(means) if m < min(means) + 1e-9]
+    return (1.0 / len(top) if 0 in top else 0.0), (1.0 / len(bottom) if 0 in bottom else 0.0)
+
+
+def typicality_miss(options: Sequence[str], typical: int) -> float:
+    """How far the key's typicality credits (by characters and by words) are from those its
+    ``typical`` slot asks for: slot 0 the most typical option, the last slot the least typical, the
+    others neither; over a block of k items each is then the key's once, as for a guess."""
+    k = len(options)
+    want = (float(typical == 0), float(typical == k - 1))
+    miss = 0.0
+    for similarity in (char_similarity, word_similarity):
+        top, bottom = typicality_credits(options, similarity)
+        miss += abs(top - want[0]) + abs(bottom - want[1])
+    return miss
+
+
+def choose(
+    rng: np.random.Generator, candidates: list[list[str]], rank: int | None, typical: int | None
+) -> tuple[int, float] | None:
+    """(index, miss) of a random candidate option set (texts, the key first) of distinct options
+    whose key has ``rank`` in text order (any if None) and, among those, the least
+    :func:`typicality_miss` for its ``typical`` slot (0 if None); None if no candidate fits."""
+    orders: dict[str, tuple] = {}  # candidates share options: each order is computed once
+
+    def order(text: str) -> tuple:
+        if text not in orders:
+            orders[text] = text_order(text)
+        return orders[text]
+
+    fitting = []
+    for c in rng.permutation(len(candidates)):
+        texts = candidates[int(c)]
+        if len(set(texts)) == len(texts) and (rank is None or sorted(texts, key=order).index(texts[0]) == rank):
+            fitting.append(int(c))
+    if not fitting:
+        return None
+    if typical is None:
+        return fitting[0], 0.0
+    misses = [typicality_miss(candidates[c], typical) for c in fitting]
+    return fitting[misses.index(min(misses))], min(misses)
+
+
+# -- plans ----------------------------------------------------------------------------------
+def shortest_plan(puzzle: Puzzle, start: State, dist: dict[State, int], rng: np.random.Generator) -> list[Move]:
+    """A random shortest plan from ``start`` to the state ``dist`` measures from."""
+    plan, state = [], start
+    while dist[state]:
+        best = optimal_moves(puzzle, state, dist)
+        move = best[int(rng.integers(len(best)))]
+        plan.append(move)
+        state = apply(state, move)
+    return plan
+
+
+def misread(puzzle: Puzzle) -> Puzzle:
+    """The puzzle with its placement rule misread: Hanoi discs may go onto smaller discs, London
+    pegs hold every ball (only the top piece still moves)."""
+    pieces = len(puzzle.piece_names)
+    return replace(puzzle, ordered=False, capacities=(pieces,) * len(puzzle.capacities))
+
+
+def exact_walk(
+    puzzle: Puzzle, start: State, length: int, dist: dict[State, int], rng: np.random.Generator
+) -> list[Move] | None:
+    """A random plan of exactly ``length`` moves under ``puzzle``'s rules from ``start`` to the state
+    ``dist`` measures from, or None where the walk gets stuck. Each move keeps the goal within the
+    moves left; in a misread puzzle any top piece may go anywhere, so one move more can always be
+    spent (a piece goes over the third peg) and only "one move left at the goal" is a dead end.
+    ``dist`` may leave out the states more than ``length`` moves away."""
+    far = length + 1
+    plan, state = [], start
+    for left in range(length - 1, -1, -1):
+        after = {m: dist.get(apply(state, m), far) for m in puzzle.moves(state)}
+        moves = [m for m, d in after.items() if d <= left and (left, d) != (1, 0)]
+        if not moves:
+            return None
+        move = moves[int(rng.integers(len(moves)))]
+        plan.append(move)
+        state = apply(state, move)
+    return plan if dist.get(state) == 0 else None
+
+
+def toward(
+    puzzle: Puzzle, state: State, dist: dict[State, int], steps: int, last: int, rng: np.random.Generator
+) -> list[Move] | None:
+    """``steps`` moves, each the nearest to the goal among the moves of another piece than the one
+    moved before (``last`` first): a solver heading for the goal who never moves a piece twice in a
+    row; None where only that piece can move."""
+    plan = []
+    for _ in range(steps):
+        moves = [m for m in puzzle.moves(state) if m[0] != last]
+        if not moves:
+            return None
+        nearest = min(dist[apply(state, m)] for m in moves)
+        best = [m for m in moves if dist[apply(state, m)] == nearest]
+        move = best[int(rng.integers(len(best)))]
+        plan.append(move)
+        state, last = apply(state, move), move[0]
+    return plan
+
+
+def greedy_plans(
+    puzzle: Puzzle, start: State, goal: State, dist: dict[State, int], rng: np.random.Generator
+) -> list[list[Move]]:
+    """The myopic solver's plans (the lure): shortest moves until a piece can go straight into its
+    goal position by a move that is not optimal, that move (the "counterintuitive move" error of
+    Goel & Grafman, 1995), then on toward the goal (:func:`toward`), cut at the minimal number of
+    moves: legal, :func:`coherent`, as long as the key and short of the goal (the detour costs a move)."""
+    depth = dist[start]
+    out = []
+    for _ in range(CANDIDATES):
+        path, state = [], start
+        while dist[state]:
+            detours = [
+                m for m in goal_directed(puzzle, state, goal)
+                if dist[apply(state, m)] >= dist[state] and (not path or m[0] != path[-1][0])
+            ]
+            if detours:
+                move = detours[int(rng.integers(len(detours)))]
+                rest = toward(puzzle, apply(state, move), dist, depth - len(path) - 1, move[0], rng)
+                if rest is not None:
+                    out.append(path + [move] + rest)
+                break
+            best = optimal_moves(puzzle, state, dist)
+            move = best[int(rng.integers(len(best)))]
+            path.append(move)
+            state = apply(state, move)
+    return out
+
+
+def wrong_goal_plans(
+    puzzle: Puzzle, start: State, goal: State, dist: dict[State, int], rng: np.random.Generator
+) -> list[list[Move]]:
+    """Shortest plans to other goals as far from the start as the goal: legal, as long as the key,
+    ending elsewhere. The other goals nearest to the true goal come first (a misread goal state)."""
+    depth = dist[start]
+    around = distances(puzzle, start)
+    others = [s for s, d in sorted(around.items()) if d == depth and s != goal]
+    order = sorted(rng.permutation(len(others)), key=lambda k: dist[others[k]])  # nearest first, ties at random
+    return [shortest_plan(puzzle, start, distances(puzzle, others[k]), rng) for k in order[:CANDIDATES]]
+
+
+def misread_plans(
+    puzzle: Puzzle, start: State, goal: State, dist: dict[State, int], rng: np.random.Generator
+) -> list[list[Move]]:
+    """Plans as long as the key that reach the goal under the misread rule (:func:`misread`), with a
+    move the true rule forbids (a disc on a smaller disc; a ball onto a full peg)."""
+    loose = misread(puzzle)
+    loose_dist = distances(loose, goal, limit=dist[start])
+    out = []
+    for _ in range(3 * CANDIDATES):
+        plan = exact_walk(loose, start, dist[start], loose_dist, rng)
+        if plan is not None and simulate(puzzle, start, plan) is None and coherent(plan):
+            out.append(plan)
+    return out
+
+
+def coherent(plan: Sequence[Move]) -> bool:
+    """No piece moves twice in a row (a solver would make it one move): every option reads as a plan."""
+    return all(a[0] != b[0] for a, b in zip(plan, plan[1:]))
+
+
+def one_move_variants(rules: Puzzle, start: State, plan: list[Move], at: int) -> list[list[Move]]:
+    """``plan`` with its move ``at`` replaced by another one ``rules`` allow there, the other moves
+    kept (a later one may then break a rule), :func:`coherent`: the near copies of a plan."""
+    before = simulate(rules, start, plan[:at])
     assert before is not None
-    last = plan[-1]
-    undo = (plan[-2][0], plan[-2][2], plan[-2][1]) if len(plan) > 1 else None
-    others = [m for m in puzzle.moves(before) if m != last]
-    preferred = [m for m in others if m != undo] or others
-    return plan[:-1] + [preferred[int(rng.integers(len(preferred)))]]
+    variants = [plan[:at] + [m] + plan[at + 1 :] for m in rules.moves(before) if m != plan[at]]
+    return [v for v in variants if coherent(v)]
 
 
-def shortcut_foil(plan: list[Move]) -> list[Move] | None:
-    """The first piece moved twice goes straight to its second destination (its second
-    move dropped; both dropped if it returns home), None if no piece moves twice."""
-    for i, (piece, src, _) in enumerate(plan):
-        for j in range(i + 1, len(plan)):
-            if plan[j][0] == piece:
-                rest = plan[:i] + plan[i + 1 : j] + plan[j + 1 :]
-                if plan[j][2] == src:
-                    return rest
-                return plan[:i] + [(piece, src, plan[j][2])] + plan[i + 1 : j] + plan[j + 1 :]
-    return None
+def distinct(plans: list[list[Move]]) -> list[list[Move]]:
+    """The first :data:`CANDIDATES` different plans of ``plans``."""
+    out: list[list[Move]] = []
+    for plan in plans:
+        if plan not in out and len(out) < CANDIDATES:
+            out.append(plan)
+    return out
 
 
 # -- the probe ------------------------------------------------------------------------------
@@ -248,7 +496,11 @@ class TowerProbe(Probe):
     # At depth 2 the myopic answer is always right (2 pieces misplaced; a piece moved
     # twice or a premature goal move would make the problem longer): no lures.
     lure_conditions = CONDITIONS[1:]
+    version = 2.0
     default_items = 360  # 6 depths x 3 questions x 20: every cell balanced
+    # The depth is the key of every count item ("4" at d4): the audit pools the depths, where each
+    # count is the key of a sixth of the count items (next and plan items are balanced by construction).
+    audit_cells: ClassVar[dict[str, str]] = {c: "pooled" for c in CONDITIONS}
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "depth_cost": ("difference", False),
         "count_acc": ("conditional_mean", True),
@@ -274,10 +526,37 @@ class TowerProbe(Probe):
         condition = cycle(CONDITIONS, index)
         depth = DEPTHS[CONDITIONS.index(condition)]
         question = cycle(QUESTIONS, index // len(CONDITIONS))
-        puzzle, start, goal, dist = self._draw(rng, params, depth, question)
+        # Within each (depth, question) cell, every block of k items has the key once at each
+        # position, once at each rank of the options in text order and once in each typicality
+        # slot (the most typical option, the least, neither: see typicality_miss): a Graeco-Latin
+        # square.
+        j = index // (len(CONDITIONS) * len(QUESTIONS))
+        k = OPTIONS[question]
+        position, rank, typical = j % k, (j + j // k) % k, (j + 2 * (j // k)) % k
         builder = {"count": self._count, "next": self._next, "plan": self._plan}[question]
-        body = builder(rng, puzzle, start, goal, dist)
+        best = None
+        for attempt in itertools.count():
+            # A problem whose options cannot put the key at its rank is redrawn (after RANK_DRAWS
+            # draws any rank will do: a guard for tiny puzzles). The typicality slot is met where
+            # some draw of the first TYPICAL_DRAWS meets it, else the nearest draw is kept (in Hanoi
+            # it follows the rank: the two moves of disc 1 come first and look alike).
+            if attempt == RANK_DRAWS:
+                rank = typical = None
+            drawn = self._draw(rng, params, depth, question)
+            body = builder(rng, *drawn, rank, typical)
+            if body is not None and (best is None or body["miss"] < best[1]["miss"]):
+                best = (drawn, body)
+            if best is not None and (best[1]["miss"] < 1e-9 or attempt + 1 >= TYPICAL_DRAWS[question]):
+                break
+        (puzzle, start, goal, dist), body = best
+        body.pop("miss")
         prompt = self.describe(puzzle, start, goal) + "\n" + body.pop("question_text")
+        options = body.pop("options")  # (text, kind, excess), the key first
+        if question != "count":  # the count scale stays in ascending order
+            rest = [int(i) + 1 for i in rng.permutation(len(options) - 1)]
+            options = [options[i] for i in rest[:position] + [0] + rest[position:]]
+        kinds = [kind for _, kind, _ in options]
+        lure = next((i for i, kind in enumerate(kinds) if kind == body["lure_kind"]), -1)
         return {
             "prompt": prompt,
             "condition": condition,
@@ -285,7 +564,12 @@ class TowerProbe(Probe):
             "min_moves": depth,
             "start": self.state_lists(puzzle, start),
             "goal": self.state_lists(puzzle, goal),
+            "choices": [text for text, _, _ in options],
+            "gold": kinds.index("key"),
+            "lure": lure,
             **body,
+            "option_kinds": kinds if question != "count" else [],
+            "plan_excess": [excess for _, _, excess in options] if question == "plan" else [],
         }
 
     def _draw(self, rng: np.random.Generator, params: Any, depth: int, question: str) -> tuple:
@@ -294,9 +578,7 @@ class TowerProbe(Probe):
             states = sorted(distances(puzzle, self.home(puzzle)))
             goal = states[int(rng.integers(len(states)))]
             dist = distances(puzzle, goal)
-            pool = sorted(s for s, d in dist.items() if d == depth)
-            if question == "next":
-                pool = [s for s in pool if len(optimal_moves(puzzle, s, dist)) == 1]
+            pool = starts(puzzle, goal, depth, question == "next")
             if pool:
                 return puzzle, pool[int(rng.integers(len(pool)))], goal, dist
 
@@ -305,68 +587,101 @@ class TowerProbe(Probe):
         pieces = sorted(puzzle.piece_names, reverse=puzzle.ordered)
         return (tuple(pieces),) + tuple(() for _ in puzzle.capacities[1:])
 
-    def _count(self, rng, puzzle, start, goal, dist) -> dict[str, Any]:
+    def _count(self, rng, puzzle, start, goal, dist, rank, typical) -> dict[str, Any]:
         depth, naive = dist[start], misplaced(start, goal)
+        kinds = {str(naive): "misplaced_count", str(depth): "key"}  # the key where they coincide
+        lured = naive != depth and str(naive) in COUNT_CHOICES  # 1 misplaced piece: not offered
         return {
             "question_text": (
                 "What is the smallest number of moves that turns the start state into the goal state? "
                 "Answer with a single number."
             ),
-            "choices": list(COUNT_CHOICES),
-            "gold": COUNT_CHOICES.index(str(depth)),
-            "lure": COUNT_CHOICES.index(str(naive)) if naive != depth else -1,
-            "lure_kind": "misplaced_count" if naive != depth else "",
-            "plan_excess": [],
+            "options": [(n, kinds.get(n, "other"), -1) for n in COUNT_CHOICES],
+            "lure_kind": "misplaced_count" if lured else "",
+            "miss": 0.0,
         }
 
-    def _next(self, rng, puzzle, start, goal, dist) -> dict[str, Any]:
-        legal = puzzle.moves(start)
-        order = [legal[int(k)] for k in rng.permutation(len(legal))]
+    def _next(self, rng, puzzle, start, goal, dist, rank, typical) -> dict[str, Any] | None:
+        """The optimal first move and two other legal moves, one of them goal-directed where one is
+        (the lure), chosen so that the key has its ``rank`` in text order and, where some pair
+        allows it, its ``typical`` rank (None: no pair gives the rank)."""
         (best,) = optimal_moves(puzzle, start, dist)
-        greedy = [m for m in order if m in goal_directed(puzzle, start, goal) and m != best]
+        greedy = [m for m in goal_directed(puzzle, start, goal) if m != best]
+        others = [m for m in puzzle.moves(start) if m != best]
+        pairs = [p for p in itertools.combinations(others, OPTIONS["next"] - 1) if not greedy or set(p) & set(greedy)]
+        candidates = [[best, *pair] for pair in pairs]
+        texts = [[puzzle.move_text(m) for m in moves] for moves in candidates]
+        chosen = choose(rng, texts, rank, typical)
+        if chosen is None:
+            return None
+        pick, miss = chosen
+        moves = candidates[pick]
+        lured = [m for m in moves[1:] if m in greedy]
+        lure = lured[int(rng.integers(len(lured)))] if lured else None
+        kinds = ["key"] + ["goal_directed_move" if m == lure else "other" for m in moves[1:]]
         return {
             "question_text": (
                 "What is the first move of a shortest plan from the start state to the goal state? "
                 f"Write the move like \"{puzzle.move_text(self.example_move(puzzle))}\"."
             ),
-            "choices": [puzzle.move_text(m) for m in order],
-            "gold": order.index(best),
-            "lure": order.index(greedy[0]) if greedy else -1,
-            "lure_kind": "goal_directed_move" if greedy else "",
-            "plan_excess": [],
+            "options": [(puzzle.move_text(m), kind, -1) for m, kind in zip(moves, kinds)],
+            "lure_kind": "goal_directed_move" if lure else "",
+            "miss": miss,
         }
 
-    def _plan(self, rng, puzzle, start, goal, dist) -> dict[str, Any]:
-        plan, state = [], start
-        while state != goal:
-            best = optimal_moves(puzzle, state, dist)
-            move = best[int(rng.integers(len(best)))]
-            plan.append(move)
-            state = apply(state, move)
-        foils = [
-            illegal_foil(puzzle, start, plan, rng),
-            detour_foil(puzzle, start, plan, rng),
-            wrong_goal_foil(puzzle, start, plan, rng),
-        ]
-        shortcut = shortcut_foil(plan)
-        plans = [plan] + foils + ([shortcut] if shortcut is not None else [])
-        order = [int(k) for k in rng.permutation(len(plans))]
-        choices = [plans[k] for k in order]
-        excess = []
-        for candidate in choices:
-            end = simulate(puzzle, start, candidate)
-            excess.append(len(candidate) - len(plan) if end == goal else -1)
+    def _plan(self, rng, puzzle, start, goal, dist, rank, typical) -> dict[str, Any] | None:
+        """Two pairs of plans as long as the minimum: an optimal plan (the key) and its near copy, and
+        a foil made apart from the key with its own near copy (both copies change the move at the same
+        step). The foil is the myopic solver's plan (the lure) where the problem has a goal-directed
+        detour, else a plan valid under a misread rule or a shortest plan to another goal. Each option
+        has a partner one move away, so none is the most similar to the others by construction (no
+        typicality target). Candidates are combined so that the key has its ``rank`` in text order
+        (None: no combination gives it)."""
+        greedy = greedy_plans(puzzle, start, goal, dist, rng)
+        if greedy:
+            sources = [("greedy_plan", puzzle, greedy)]
+        else:
+            sources = [
+                ("misread_rule", misread(puzzle), misread_plans(puzzle, start, goal, dist, rng)),
+                ("wrong_goal", puzzle, wrong_goal_plans(puzzle, start, goal, dist, rng)),
+            ]
+        keys = distinct([shortest_plan(puzzle, start, dist, rng) for _ in range(CANDIDATES)])
+        foils = [(kind, rules, f) for kind, rules, plans in sources for f in distinct(plans)]
+        combos, foil_kinds = [], []
+        for at in range(dist[start]):  # both near copies change the same move
+            for k in keys:
+                for kv in one_move_variants(puzzle, start, k, at):
+                    if simulate(puzzle, start, kv) == goal:  # another optimal plan: not a foil
+                        continue
+                    for kind, rules, f in foils:
+                        for fv in one_move_variants(rules, start, f, at):
+                            if simulate(puzzle, start, fv) != goal:
+                                combos.append([k, kv, f, fv])
+                                foil_kinds.append(kind)
+        if len(combos) > MAX_COMBOS:  # a random subset keeps the choice fast
+            keep = sorted(int(c) for c in rng.choice(len(combos), MAX_COMBOS, replace=False))
+            combos, foil_kinds = [combos[c] for c in keep], [foil_kinds[c] for c in keep]
+        texts = [[puzzle.plan_text(p) for p in plans] for plans in combos]
+        # The pairs make each option about as typical as its partner; short plans leave few foils
+        # (the key tends to name more pegs than its near copies), so its typicality slot is asked
+        # for too, as for moves.
+        chosen = choose(rng, texts, rank, typical)
+        if chosen is None:
+            return None
+        pick, miss = chosen
+        kind = foil_kinds[pick]
+        kinds = ["key", "key_near_copy", kind, f"{kind}_near_copy"]
+        ends = [simulate(puzzle, start, plan) for plan in combos[pick]]
         example = puzzle.move_text(self.example_move(puzzle))
         return {
             "question_text": (
-                "Give a shortest plan from the start state to the goal state: every move in order, on one line, "
-                f"separated by commas, each written like \"{example}\"."
+                "Give a shortest plan from the start state to the goal state: every move in order, "
+                f"on one line, separated by commas, each written like \"{example}\"."
             ),
-            "choices": [puzzle.plan_text(p) for p in choices],
-            "gold": order.index(0),
-            "lure": order.index(4) if shortcut is not None else -1,
-            "lure_kind": "shortcut_plan" if shortcut is not None else "",
-            "plan_excess": excess,
+            # Every foil ends elsewhere or breaks a rule: only the key gets an excess (0).
+            "options": [(t, k, 0 if end == goal else -1) for t, k, end in zip(texts[pick], kinds, ends)],
+            "lure_kind": "greedy_plan" if kind == "greedy_plan" else "",
+            "miss": miss,
         }
 
     def example_move(self, puzzle: Puzzle) -> Move:
@@ -374,15 +689,16 @@ class TowerProbe(Probe):
 
     # -- answers ----------------------------------------------------------------------
     def read(self, doc: dict[str, Any], answer: str) -> int | None:
+        """``count``: a number, digits or words ("two", "3 moves"); ``next`` / ``plan``: moves,
+        on one line or one per line of a list (the answer's block, :meth:`answer_moves`)."""
         puzzle = self.puzzle_of(doc)
         question = doc["question"]
         if question == "count":
-            match = _NUMBER.match(normalize_answer(answer))
-            if not match:
+            number = parse_int(answer, units=("move", "moves"))
+            if number is None:
                 return None
-            text = str(int(match.group(1)))
-            return doc["choices"].index(text) if text in doc["choices"] else -1
-        plan = puzzle.parse_plan(answer)
+            return doc["choices"].index(str(number)) if str(number) in doc["choices"] else -1
+        plan = puzzle.parse_plan(self.answer_moves(answer))
         if plan is None or (question == "next" and len(plan) != 1):
             return None
         if self._excess(doc, plan) == 0:
@@ -419,12 +735,23 @@ class TowerProbe(Probe):
             excess = doc["plan_excess"][pred]
         return {**self._values(doc, pred), **self._plan_values(doc, excess)}
 
+    @staticmethod
+    def answer_moves(answer: str) -> str:
+        """The moves of an answer on one line: the items of its block (a numbered or
+        bulleted list, one move per line, or one line), each cleaned, joined by commas.
+        A plain string (not read from a reply) is taken as it is."""
+        if not isinstance(answer, AnswerText):
+            return answer
+        return _THEN.sub(", ", ", ".join(clean_answer(item) for item in list_items(answer.block)))
+
     def score_gen(self, doc: dict[str, Any], answer: str) -> dict[str, Any]:
         # An open plan outside the choices (read -> -1) may still be legal and reach the
         # goal: the plan metrics judge the plan the model wrote, not the choice it matches.
+        if isinstance(answer, str) and not isinstance(answer, AnswerText) and answer != NO_ANSWER:
+            answer = as_answer(answer)
         out = super().score_gen(doc, answer)
         if doc["question"] == "plan":
-            plan = self.puzzle_of(doc).parse_plan(answer) if answer else None
+            plan = None if out["invalid_rate"] else self.puzzle_of(doc).parse_plan(self.answer_moves(answer))
             out.update(self._plan_values(doc, None if plan is None else self._excess(doc, plan)))
         return out
 

@@ -28,14 +28,25 @@ pairs, so their difference isolates the order reversal. Every key has at most
 Gen form: an open answer, read as action words (JUMP LOOK RUN WALK LTURN RTURN, any
 case) separated by spaces and/or commas; a well-formed sequence that is no choice is
 wrong (-1), anything else (verbs, arrows, hedges, prose) is invalid. MC form: four
-sequences, the key and three foils, each one slip of rule execution:
+sequences, the 2 x 2 crossing of two slips of rule execution: the key, each slip
+alone, and both slips together. Every option is then one slip from two others and two
+slips from the third, so the key is not the option most similar to the others (as it
+was with one-slip foils around it), and every foil is a sequence some command
+produces. The slips:
 
-* ``primitive``: a binding foil (the action of another defined verb), a side foil
-  (left <-> right), a turn-order foil (the action before its turns);
-* ``repetition``: binding, side, and a count foil (twice and thrice swapped: half the
-  count foils are longer than the key, half shorter, so length favours neither);
-* ``conjunction``: binding, count (in one phrase), and the phrases in reverse order;
-* ``after``: binding, count, and the phrases in reading order (the lure).
+* ``binding``: one phrase does the action of another defined verb (two phrases: the
+  two verbs' actions swapped);
+* ``side``: left and right swapped in one phrase;
+* ``count``: twice and thrice swapped in one phrase (the phrase is "twice" or "thrice"
+  at random, so the key is as often among the shorter options as among the longer);
+* ``order``: the two phrases in the other order (``reversed_order`` for ``and``;
+  for ``after`` the phrases in reading order, ``reading_order``: the lure).
+
+The pairs of slips, per condition (cycled by index): ``primitive`` binding x side;
+``repetition`` count x binding, count x side; ``conjunction`` and ``after`` order x
+binding, order x side, order x count. Within each condition every block of four items
+has the key once at each position and once at each rank of the options in text
+order (rows of a Latin square; the rank is reached by redrawing the item).
 
 Chance: 1/4. Effects (lower is better):
 
@@ -52,9 +63,10 @@ composition_cost 0, reversal_cost 1, order_error_share 1.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -70,6 +82,17 @@ TURNS = {"left": "LTURN", "right": "RTURN"}
 VOCABULARY = frozenset(ACTIONS) | frozenset(TURNS.values())
 DIRECTIONS = ("left", "right", "opposite left", "opposite right", "around left", "around right")
 REPEATS = {"twice": 2, "thrice": 3}
+#: Options per item: the key and three foils.
+OPTIONS = 4
+#: Draws of an item that must put the key at its rank in text order before any rank is accepted.
+RANK_DRAWS = 200
+#: The two slips whose 2 x 2 combinations are the options, per condition (cycled by index).
+SLIP_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
+    "primitive": (("binding", "side"),),
+    "repetition": (("count", "binding"), ("count", "side")),
+    "conjunction": (("order", "binding"), ("order", "side"), ("order", "count")),
+    "after": (("order", "binding"), ("order", "side"), ("order", "count")),
+}
 #: Nonce verbs (Lake & Baroni's "dax", "fep", "wif", "lug" and kin): no English word, no action word.
 VERB_BANK = (
     "dax", "wif", "lug", "zup", "fep", "blick", "kiki", "gorp", "mib", "vosk",
@@ -138,6 +161,25 @@ def _replace(phrases: list[Phrase], at: int, **changes: Any) -> list[Phrase]:
     return [Phrase(**{**p.__dict__, **changes}) if k == at else p for k, p in enumerate(phrases)]
 
 
+def _slip(slip: str, phrases: list[Phrase], at: int, other: str) -> list[Phrase]:
+    """``phrases`` with one slip of rule execution: ``binding`` (one phrase: it does the action
+    ``other``, another defined verb's; two phrases: their verbs' actions swapped), ``side`` (phrase
+    ``at``'s left and right swapped), ``count`` (its twice and thrice swapped) or ``order`` (the
+    phrases run in the other order)."""
+    if slip == "order":
+        return phrases[::-1]
+    if slip == "binding" and len(phrases) == 2:
+        # A swap, not a third action: with the third, the key would be the only option whose first
+        # phrase does its action (the foils would start with the other phrase's, or the third).
+        first, second = phrases
+        return [replace(first, action=second.action), replace(second, action=first.action)]
+    if slip == "binding":
+        return _replace(phrases, at, action=other)
+    if slip == "side":
+        return _replace(phrases, at, direction=_flip(phrases[at].direction))
+    return _replace(phrases, at, times=5 - phrases[at].times)  # count: twice <-> thrice
+
+
 def draw_shapes(rng: np.random.Generator, condition: str, max_actions: int) -> list[tuple[str, int]]:
     """(direction, times) of each phrase in reading order, uniform over the shapes whose
     key fits ``max_actions``."""
@@ -176,6 +218,7 @@ class RuleExecution(Probe):
     Params = RuleExecutionParams
     conditions = CONDITIONS
     lure_conditions = ("after",)
+    version = 2.0
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "composition_cost": ("difference", False),
         "reversal_cost": ("difference", False),
@@ -184,21 +227,42 @@ class RuleExecution(Probe):
 
     def item(self, rng: np.random.Generator, params: RuleExecutionParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        names = [VERB_BANK[int(k)] for k in rng.choice(len(VERB_BANK), params.verbs, replace=False)]
-        actions = [ACTIONS[int(k)] for k in rng.choice(len(ACTIONS), params.verbs, replace=False)]
-        shapes = draw_shapes(rng, condition, params.max_actions)
-        used = [int(k) for k in rng.choice(params.verbs, len(shapes), replace=False)]  # distinct verbs
-        reading = [Phrase(actions[v], d, t) for v, (d, t) in zip(used, shapes)]
-        executed = reading[::-1] if condition == "after" else reading
-        sequences = [execute(executed), *self._foils(rng, condition, executed, actions)]
-        kinds = ["key", *self._foil_kinds(condition)]
-        order = [int(k) for k in rng.permutation(len(sequences))]
+        # Within the condition, every block of four items has the key at each position and at each
+        # rank among the options in text order (e.g. LTURN before RTURN, "twice" before "thrice"),
+        # rows of a Latin square; the pair of slips changes from block to block.
+        j = index // len(CONDITIONS)
+        position, rank = j % OPTIONS, (j + j // OPTIONS) % OPTIONS
+        slips = cycle(SLIP_PAIRS[condition], j // OPTIONS)
+        for attempt in itertools.count():
+            # A count slip makes two options longer or shorter: the slipped phrase is "twice" or
+            # "thrice" at random (the rank cycle then balances them), not as the length limit favours.
+            times = REPEATS[("twice", "thrice")[int(rng.integers(2))]] if "count" in slips else None
+            names = [VERB_BANK[int(k)] for k in rng.choice(len(VERB_BANK), params.verbs, replace=False)]
+            actions = [ACTIONS[int(k)] for k in rng.choice(len(ACTIONS), params.verbs, replace=False)]
+            shapes = draw_shapes(rng, condition, params.max_actions)
+            used = [int(k) for k in rng.choice(params.verbs, len(shapes), replace=False)]  # distinct verbs
+            reading = [Phrase(actions[v], d, t) for v, (d, t) in zip(used, shapes)]
+            executed = reading[::-1] if condition == "after" else reading
+            places = [k for k, p in enumerate(executed) if times is None or p.times == times]
+            if not places:
+                continue
+            at = places[int(rng.integers(len(places)))]
+            others = [a for a in actions if a != executed[at].action]
+            other = others[int(rng.integers(len(others)))]
+            kinds, sequences = self._square(condition, slips, executed, at, other)
+            texts = [" ".join(q) for q in sequences]
+            # A tight max_actions may leave some rank unreachable (e.g. only "twice" phrases of two
+            # actions): after RANK_DRAWS draws any rank will do.
+            if len(set(texts)) == OPTIONS and (sorted(texts).index(texts[0]) == rank or attempt >= RANK_DRAWS):
+                break
+        rest = [int(k) + 1 for k in rng.permutation(OPTIONS - 1)]
+        order = rest[:position] + [0] + rest[position:]
         words = [phrase_text(names[v], d, t) for v, (d, t) in zip(used, shapes)]
         command = (" after " if condition == "after" else " and ").join(words)
         return {
             "prompt": self._prompt(names, actions, command),
             "choices": [" ".join(sequences[k]) for k in order],
-            "gold": order.index(0),
+            "gold": position,
             "condition": condition,
             "lure": order.index(kinds.index("reading_order")) if condition == "after" else -1,
             "command": command,
@@ -207,23 +271,24 @@ class RuleExecution(Probe):
         }
 
     @staticmethod
-    def _foil_kinds(condition: str) -> list[str]:
-        third = {"primitive": "turn_order", "repetition": "side", "conjunction": "reversed_order"}
-        return ["binding", "side" if condition == "primitive" else "count", third.get(condition, "reading_order")]
+    def _square(
+        condition: str, slips: tuple[str, str], executed: list[Phrase], at: int, other: str
+    ) -> tuple[list[str], list[list[str]]]:
+        """(kinds, sequences) of the four options: the key, each slip alone, and both slips.
 
-    @staticmethod
-    def _foils(rng: np.random.Generator, condition: str, executed: list[Phrase], actions: list[str]) -> list[list[str]]:
-        """One slip each, in the order of :meth:`_foil_kinds`."""
-        at = int(rng.integers(len(executed)))
-        others = [a for a in actions if a != executed[at].action]
-        binding = execute(_replace(executed, at, action=others[int(rng.integers(len(others)))]))
-        side = execute(_replace(executed, at, direction=_flip(executed[at].direction)))
-        if condition == "primitive":
-            return [binding, side, execute(executed, turn_first=False)]
-        count = execute(_replace(executed, at, times=5 - executed[at].times))  # twice <-> thrice
-        if condition == "repetition":
-            return [binding, count, side]
-        return [binding, count, execute(executed[::-1])]
+        Every option is one slip from two others and two slips from the third, so none is the
+        most typical by construction (one-slip foils around the key would make it the medoid).
+        """
+        names = {"order": "reading_order" if condition == "after" else "reversed_order"}
+        kinds, sequences = [], []
+        for first, second in ((False, False), (True, False), (False, True), (True, True)):
+            phrases = executed
+            applied = [slip for slip, on in zip(slips, (first, second)) if on]
+            for slip in sorted(applied, key=lambda x: x == "order"):  # ``at`` names a phrase before reordering
+                phrases = _slip(slip, phrases, at, other)
+            kinds.append("+".join(names.get(slip, slip) for slip in applied) or "key")
+            sequences.append(execute(phrases))
+        return kinds, sequences
 
     @staticmethod
     def _prompt(names: list[str], actions: list[str], command: str) -> str:

@@ -13,16 +13,22 @@ and the length cycles from ``min_length`` to ``max_length`` underneath, so every
 * ``sorted``: repeat it in ascending (digits) or alphabetical (letters) order, the
   re-ordering demand of letter-number sequencing (Gold et al., 1997).
 
-A list never repeats a symbol, and is never presented already sorted.
+A list never repeats a symbol, and is never presented sorted (in either direction).
 
 Gen form: an open answer, read as a sequence of symbols separated by spaces and/or
 commas, or written contiguously ("3 8 1", "3, 8, 1", "381"); a well-formed sequence
 that is no choice is wrong (-1), anything else (words, hedges, two sequences) is
-invalid. MC form: five sequences scored by log-likelihood: the key; the **order foil**
-(the list as presented for backward/sorted: the prepotent repetition, and the lure;
-the reversed list for forward, not a lure); a transposition of two adjacent symbols
-of the key; a substitution of one symbol by one absent from the list; an omission of
-one symbol. Chance: 1/5.
+invalid. MC form: the list in the three orders the conditions ask for -- as presented,
+reversed, sorted -- in every condition, so the options never tell the condition: only
+the instruction picks the key. The list is never monotone (the three orders differ),
+its draw does not depend on the condition, and the key's position cycles by index
+within each condition. Each condition fixes which order is the key (``forward``
+always the list as presented), so the shortcut audit pools the three conditions
+into one cell (``audit_cells``), where every order is the key in a third of the items.
+The **order foil** is the list as presented for backward/sorted (the prepotent
+repetition, and the lure) and the reversed list for forward (not a lure). Chance: 1/3.
+Foils one edit away from the key (a transposition, a substitution, an omission) are
+not offered: they would make the key the option most similar to the others.
 
 Effects: ``span_forward`` / ``span_backward`` / ``span_sorted`` = the span score of the
 condition: the longest length L such that at least 2/3 of the items of every length
@@ -52,19 +58,22 @@ from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 #: Symbol sets: digits, and consonants (no vowels: lists cannot be read as words).
 SYMBOLS = {"digits": "0123456789", "letters": "BCDFGHJKLMNPQRSTVWXZ"}
 CONDITIONS = ("forward", "backward", "sorted")
+#: The options: the list in each order a condition asks for.
+ORDERS = ("presented", "reversed", "sorted")
+KEY_ORDER = dict(zip(CONDITIONS, ORDERS))
 #: The majority of a length's items that must be right for the span to reach it (2 of 3).
 SPAN_CRITERION = (2, 3)
-_SEPARATORS = re.compile(r"\s*,\s*|\s+")  # one comma, or blanks
+_SEPARATORS = re.compile(r"\s*[,\-\u2013\u2014]\s*|\s+")  # one comma or dash, or blanks
 
 
 @dataclass(frozen=True)
 class SpanParams:
     """Attributes:
     symbols: ``digits`` or ``letters`` (consonants).
-    min_length: Shortest list, >= 3 (3): with 2 symbols the one adjacent transposition
-        of the key is the order foil.
-    max_length: Longest list (9), at most the number of symbols minus 1 (a free symbol
-        for the substitution foil): 9 for digits, 19 for letters.
+    min_length: Shortest list, >= 3 (3): 2 symbols are always in order one way or the
+        other, so sorting would give the list or its reverse.
+    max_length: Longest list (9), at most the number of symbols (symbols do not repeat):
+        10 for digits, 20 for letters.
     """
 
     symbols: str = "digits"
@@ -80,11 +89,11 @@ class SpanParams:
             raise ValueError(
                 f"span parameter 'min_length' must be <= max_length ({self.max_length}), got {self.min_length}"
             )
-        most = len(SYMBOLS[self.symbols]) - 1
+        most = len(SYMBOLS[self.symbols])
         if self.max_length > most:
             raise ValueError(
-                f"span parameter 'max_length' must be <= {most} for {self.symbols} (symbols do not repeat and "
-                f"one must stay free for the substitution foil), got {self.max_length}"
+                f"span parameter 'max_length' must be <= {most} for {self.symbols} (symbols do not repeat), "
+                f"got {self.max_length}"
             )
 
 
@@ -122,6 +131,9 @@ class Span(Probe):
     Params = SpanParams
     conditions = CONDITIONS
     lure_conditions = ("backward", "sorted")
+    version = 2.0
+    # Each condition fixes the key's order: the audit pools them (each order is the key in a third).
+    audit_cells: ClassVar[Mapping[str, str]] = {c: "pooled" for c in CONDITIONS}
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         **{f"span_{c}": ("lm_eval_cog.probes.span.span_score", True) for c in CONDITIONS},
         "backward_cost": ("difference", False),
@@ -133,45 +145,32 @@ class Span(Probe):
         condition = cycle(CONDITIONS, index)
         lengths = range(params.min_length, params.max_length + 1)
         length = lengths[(index // len(CONDITIONS)) % len(lengths)]
+        # The key's position cycles within each condition (crossed with the length unless the number
+        # of lengths is a multiple of 3: both cycles then move together, each still uniform).
+        position = (index // len(CONDITIONS)) % len(ORDERS)
         alphabet = SYMBOLS[params.symbols]
-        while True:  # never present a sorted list: sorted would equal forward
+        while True:  # never monotone: sorted would equal the list or its reverse
             shown = [alphabet[int(k)] for k in rng.choice(len(alphabet), length, replace=False)]
-            if shown != sorted(shown):
+            if shown not in (sorted(shown), sorted(shown, reverse=True)):
                 break
-        key = {"forward": shown, "backward": shown[::-1], "sorted": sorted(shown)}[condition]
-        order_foil = shown[::-1] if condition == "forward" else shown
-        sequences = [key, order_foil, *self._foils(rng, key, order_foil, alphabet, shown)]
-        order = [int(k) for k in rng.permutation(len(sequences))]
-        choices = [_fmt(sequences[k]) for k in order]
+        orders = {"presented": shown, "reversed": shown[::-1], "sorted": sorted(shown)}
+        key = KEY_ORDER[condition]
+        foils = [order for order in ORDERS if order != key]
+        foils = [foils[int(k)] for k in rng.permutation(len(foils))]
+        kinds = foils[:position] + [key] + foils[position:]
+        order_foil = "reversed" if condition == "forward" else "presented"
         kind = "digits" if params.symbols == "digits" else "letters"
         return {
             "prompt": self._prompt(condition, shown, kind),
-            "choices": choices,
-            "gold": order.index(0),
+            "choices": [_fmt(orders[k]) for k in kinds],
+            "gold": position,
             "condition": condition,
-            "lure": order.index(1) if condition != "forward" else -1,
+            "lure": kinds.index(order_foil) if condition != "forward" else -1,
             "length": int(length),
             "shown": _fmt(shown),
             "symbols": params.symbols,
+            "option_orders": kinds,
         }
-
-    @staticmethod
-    def _foils(
-        rng: np.random.Generator, key: list[str], order_foil: list[str], alphabet: str, shown: list[str]
-    ) -> list[list[str]]:
-        """Transposition of two adjacent symbols (not the order foil), substitution, omission."""
-        swaps = []
-        for j in range(len(key) - 1):
-            swapped = [*key[:j], key[j + 1], key[j], *key[j + 2:]]
-            if swapped != order_foil:
-                swaps.append(swapped)
-        transposition = swaps[int(rng.integers(len(swaps)))]
-        free = [c for c in alphabet if c not in shown]
-        at = int(rng.integers(len(key)))
-        substitution = [*key[:at], free[int(rng.integers(len(free)))], *key[at + 1:]]
-        cut = int(rng.integers(len(key)))
-        omission = key[:cut] + key[cut + 1:]
-        return [transposition, substitution, omission]
 
     @staticmethod
     def _prompt(condition: str, shown: list[str], kind: str) -> str:
@@ -191,8 +190,9 @@ class Span(Probe):
         )
 
     def read(self, doc: dict[str, Any], answer: str) -> int | None:
-        """A sequence of the probe's symbols (spaces/commas between them, or none): the
-        choice it equals, -1 if none; anything else is invalid (None)."""
+        """A sequence of the probe's symbols (blanks, one comma or one dash between them,
+        or nothing: "7 4 6", "7, 4, 6", "7-4-6", "746"): the choice it equals, -1 if none;
+        anything else is invalid (None)."""
         text = normalize_answer(answer).upper()
         alphabet = SYMBOLS[doc["symbols"]]
         if not text or any(not part for part in _SEPARATORS.split(text)):

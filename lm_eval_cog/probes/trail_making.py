@@ -1,24 +1,30 @@
 """Trail-making analogue (Reitan, 1958; TMT A vs B): continue a counting sequence.
 
-Item: ``Sequence: 3 K 4 L 5 M 6 ?`` -- "Which element comes next?" with four options.
-The instructions (the same in both parts) say that a sequence counts up one step at
-a time through numbers only, through letters only, or alternating between a number
-and a letter with each series counting up on its own, which makes the key unique.
-Conditions (cycle by index):
+Item: ``Sequence: 13 K 14 L 15 M 16 ?`` -- "Which element comes next?" with four options.
+The instructions (the same in both parts) say that a sequence counts one step at a
+time, up or down, through numbers only, through letters only, or alternating between
+a number and a letter with each series counting on its own, which makes the key
+unique. Conditions (cycle by index):
 
-* ``part_a``: one series (TMT part A): ``4 5 6 7 8 ?`` or, on every other part-A
-  item, letters ``D E F G ?``, so that the answer is a number in half of the items
+* ``part_a``: one series (TMT part A): ``14 15 16 17 18 ?`` or, on every other part-A
+  item, letters ``F G H I ?``, so that the answer is a number in half of the items
   and a letter in the other half in both parts;
 * ``part_b``: number and letter series alternating, starting with a number (TMT part
-  B; the two series start independently, e.g. ``3 K 4 L``, so that neither can be
+  B; the two series start independently, e.g. ``13 K 14 L``, so that neither can be
   read off the other as in 1-A 2-B); ends on a number or on a letter, in turn.
 
-Options: the key, the *single-series continuation* (part B: the next element of the
-series the shown sequence ended on, ignoring the alternation, e.g. "E" after
-``... 4 D``; part A: the same-position element of the other kind, "7" for a
-sequence whose key is "G"), a skipped element (the key's series two steps on) and
-the last element of the key's series repeated. The lure is the single-series
-continuation in part B (chance 1/4).
+Every other pair of items counts down (``41 W 40 V 39 ?``): counting up, the key is
+the lower of the two options of its kind, counting down the higher. Numbers have two
+digits (10..99) and option letters run D..Z, so options of one kind have one length
+and the instructions' examples (1 2 3, A B C) name none of them.
+
+Options: two of each kind, none of them shown in the sequence: the key and the *skip*
+element (its series two steps on); the *single-series continuation* (part B: the next
+element of the series the shown sequence ended on, ignoring the alternation, e.g.
+"E" after ``... 14 D``; the lure) and the skip element of that series. Part A has no
+second series: its other-kind pair comes in the same way from a series of that kind
+that is not shown. Numbers sort before letters, so the key's value rank among the
+four options is uniform over the items; its position cycles by index (chance 1/4).
 
 Effects (Reitan, 1958; Sanchez-Cubillo et al., 2009, the B - A difference as the
 switching measure):
@@ -40,16 +46,25 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.answers import MAX_DIGITS
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("part_a", "part_b")
+KINDS = ("number", "letter")
 LETTERS = string.ascii_uppercase
-#: Longest sequence shown; starts are drawn so that no series runs past 26 (Z).
+#: Longest sequence shown.
 MAX_LENGTH = 16
-#: Largest start of a number or letter series (1..9, A..I): counting stays well inside the alphabet.
-MAX_START = 9
+#: Values of numbers (all two-digit: options of one kind have one length).
+NUMBERS = (10, 99)
+#: Values of option letters: D..Z, never A, B, C, which the instructions name (series may show them).
+OPTION_LETTERS = (4, 26)
+#: A sequence counts up or down (in turn by index): the key is the lower of its kind's two
+#: options when counting up and the higher when counting down.
+STEPS = (1, -1)
+#: Options per item (two numbers, two letters).
+OPTIONS = 4
 _ELEMENT = re.compile(r"\d+|[a-z]")
 
 
@@ -76,8 +91,27 @@ class TrailMakingParams:
 
 
 def element(kind: str, value: int) -> str:
-    """The text of the ``value``-th element (1-based) of a series: "7" or "G"."""
+    """The text of the ``value``-th element (1-based) of a series: "17" or "G"."""
     return str(value) if kind == "number" else LETTERS[value - 1]
+
+
+def draw_series(rng: np.random.Generator, kind: str, count: int, step: int) -> list[int]:
+    """``count`` values of a series of ``kind`` counting by ``step``, uniform over the series whose
+    next two values (its options) stay inside the kind's option values."""
+    low, high = NUMBERS if kind == "number" else OPTION_LETTERS
+    if kind == "letter" and step == 1:
+        low = max(1, low - count)  # counting up, the series may show A, B, C: its options come after it
+    if step == 1:
+        first = int(rng.integers(low, high - count))  # the last value + 2 <= high
+    else:
+        first = int(rng.integers(low + count + 1, high + 1))  # the last value - 2 >= low
+    return [first + step * t for t in range(count)]
+
+
+def pair(kind: str, values: list[int], step: int) -> tuple[str, str]:
+    """(the series' next element, the one after it): two options of one kind; a reader who skips
+    an element gives the second."""
+    return element(kind, values[-1] + step), element(kind, values[-1] + 2 * step)
 
 
 class TrailMaking(Probe):
@@ -85,6 +119,7 @@ class TrailMaking(Probe):
     ability = "flexibility"
     Params = TrailMakingParams
     conditions = CONDITIONS
+    version = 2.0
     lure_conditions = ("part_b",)
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "switching_cost": ("difference", False),
@@ -93,43 +128,46 @@ class TrailMaking(Probe):
 
     def item(self, rng: np.random.Generator, params: TrailMakingParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        # The kind of the answer alternates every two items: balanced within each part.
-        answer_kind = cycle(("number", "letter"), index // len(CONDITIONS))
-        other_kind = "letter" if answer_kind == "number" else "number"
+        # Crossed by index within each part: the key's kind, whether the key is the lower or the
+        # higher of its kind (with the kind: its value rank), then its position among the options.
+        answer_kind = cycle(KINDS, index // 2)
+        step = cycle(STEPS, index // 4)
+        position = (index // 8) % OPTIONS
+        other_kind = KINDS[1 - KINDS.index(answer_kind)]
         lengths = range(params.min_length, params.max_length + 1)
         if condition == "part_b":
             # Alternation starts with a number, so the answer is a number after an even length.
             lengths = [n for n in lengths if (n % 2 == 0) == (answer_kind == "number")]
         length = int(lengths[int(rng.integers(len(lengths)))])
-        starts = {"number": int(rng.integers(1, MAX_START + 1)), "letter": int(rng.integers(1, MAX_START + 1))}
         if condition == "part_a":
-            shown = [element(answer_kind, starts[answer_kind] + t) for t in range(length)]
-            last = starts[answer_kind] + length - 1  # the last value of the key's series
-            single = element(other_kind, last + 1)  # the same position in the other kind
+            series = {answer_kind: draw_series(rng, answer_kind, length, step)}
+            shown = [element(answer_kind, v) for v in series[answer_kind]]
+            # The other kind's options come from a series that is not shown (as long as a part-B one).
+            series[other_kind] = draw_series(rng, other_kind, int(rng.integers(3, MAX_LENGTH // 2 + 1)), step)
         else:
-            shown = [
-                element("number" if t % 2 == 0 else "letter", starts["number" if t % 2 == 0 else "letter"] + t // 2)
-                for t in range(length)
-            ]
-            last = starts[answer_kind] + length // 2 - 1
-            single = element(other_kind, starts[other_kind] + (length - 1) // 2 + 1)
-        key = element(answer_kind, last + 1)
-        options = [key, single, element(answer_kind, last + 2), element(answer_kind, last)]
-        choices = [options[int(i)] for i in rng.permutation(len(options))]
+            series = {kind: draw_series(rng, kind, (length + (kind == "number")) // 2, step) for kind in KINDS}
+            shown = [element(KINDS[t % 2], series[KINDS[t % 2]][t // 2]) for t in range(length)]
+        key, key_foil = pair(answer_kind, series[answer_kind], step)
+        single, other_foil = pair(other_kind, series[other_kind], step)
+        foils = [key_foil, single, other_foil]
+        foils = [foils[int(k)] for k in rng.permutation(len(foils))]
+        choices = foils[:position] + [key] + foils[position:]
         prompt = (
-            "Each sequence counts up one step at a time: through numbers only (1 2 3 ...), through letters "
-            "only (A B C ...), or alternating between a number and a letter, the numbers and the letters each "
-            "counting up on their own (1 A 2 B ...).\n"
+            "Each sequence counts one step at a time, up or down: through numbers only (1 2 3 ... or "
+            "3 2 1 ...), through letters only (A B C ... or C B A ...), or alternating between a number and a "
+            "letter, the numbers and the letters each counting on their own in the same direction "
+            "(1 A 2 B ... or 3 C 2 B ...).\n"
             f"Sequence: {' '.join(shown)} ?\n"
             f"Which element comes next? Options: {', '.join(choices)}."
         )
         return {
             "prompt": prompt,
             "choices": choices,
-            "gold": choices.index(key),
+            "gold": position,
             "condition": condition,
             "lure": choices.index(single) if condition == "part_b" else -1,
             "answer_kind": answer_kind,
+            "step": step,
             "sequence": " ".join(shown),
             "length": length,
         }
@@ -141,7 +179,8 @@ class TrailMaking(Probe):
         for k, choice in enumerate(doc["choices"]):
             if normalize_answer(choice) == text:
                 return k
-        return -1 if _ELEMENT.fullmatch(text) else None
+        # A number of more than a few digits is no element (never a 5000-digit wrong answer).
+        return -1 if _ELEMENT.fullmatch(text) and len(text) <= MAX_DIGITS else None
 
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
