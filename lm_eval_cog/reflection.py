@@ -185,9 +185,12 @@ _NUMBER = re.compile(
 # What a new answer that keeps the first one says (the templates ask for "None").
 _KEEP_WORDS = {"none", "null", "nil", "n/a", "no change", "unchanged", "keep"}
 # Text markers of a key: optional quotes/Markdown, the key, then ":" or "=".
-_KEY_ALTERNATION = "|".join(sorted((k.replace("_", r"[\s_-]*") for k in _KEYS), key=len, reverse=True))
+# Every run is bounded ({0,n}, not *): an unbounded run of "*" at each of n start positions
+# made the search quadratic (8,000 "*" took 15 s); real keys carry a few marks at most.
+_KEY_ALTERNATION = "|".join(sorted((k.replace("_", r"[\s_-]{0,3}") for k in _KEYS), key=len, reverse=True))
 _LINE_KEY = re.compile(
-    rf"(?:^|[\s{{,\"'*_#>-])[\"'*_]*({_KEY_ALTERNATION})[\"'*_]*\s*(?:\([^)\n]{{0,20}}\))?\s*[:=\uff1a]",
+    rf"(?:^|[\s{{,\"'*_#>-])[\"'*_]{{0,6}}({_KEY_ALTERNATION})[\"'*_]{{0,6}}\s{{0,8}}"
+    rf"(?:\([^)\n]{{0,20}}\))?\s{{0,8}}[:=\uff1a]",
     re.IGNORECASE,
 )
 #: Longest reply read (a reflection is a few hundred tokens; this bounds the parser's work).
@@ -266,7 +269,7 @@ def _reflection(raw: Mapping[str, Any], source: str) -> Reflection:
         if name not in raw:
             values[name], states[name] = None, ABSENT
             continue
-        value, ok = readers[name](raw[name])
+        value, ok = _read_field(readers[name], raw[name])
         values[name], states[name] = (value, OK) if ok else (None, UNREADABLE)
     return Reflection(
         judgement=values[JUDGEMENT],
@@ -276,6 +279,15 @@ def _reflection(raw: Mapping[str, Any], source: str) -> Reflection:
         fields=states,
         source=source,
     )
+
+
+def _read_field(reader: Callable[[Any], tuple[Any, bool]], raw: Any) -> tuple[Any, bool]:
+    """``reader(raw)``, with a value it cannot convert unreadable: parse_reflection promises
+    never to raise, and one odd field must not fail the episode (a missing value, not NaN)."""
+    try:
+        return reader(raw)
+    except (ValueError, OverflowError, TypeError, RecursionError):
+        return None, False
 
 
 def normalize_key(key: str) -> str:
@@ -359,10 +371,14 @@ def read_judgement_value(value: Any) -> tuple[str | None, bool]:
     if not isinstance(value, str):
         return None, False
     labels = set()
+    # The first hedge is found once: searching the prefix before each label was quadratic
+    # ("reasonable " * 1800 took 1.5 s). A positive label after it is hedged.
+    hedge = _HEDGE.search(value)
+    hedge_end = hedge.end() if hedge is not None else len(value) + 1
     for m in _LABELS.finditer(value):
         if _NEGATIVE.match(m.group()):
             labels.add(NOT_REASONABLE)
-        elif _HEDGE.search(value[: m.start()]):
+        elif hedge_end <= m.start():
             return None, False  # "not entirely reasonable": a hedge, neither label
         else:
             labels.add(REASONABLE)
@@ -377,6 +393,8 @@ def read_confidence_value(value: Any) -> tuple[float | None, bool]:
     0-1 or 0-100?) is unreadable."""
     if isinstance(value, bool):
         return None, False
+    if isinstance(value, int) and not 0 <= value <= 100:
+        return None, False  # checked before float(): a 400-digit integer overflows a float
     if isinstance(value, (int, float)):
         number, text = float(value), str(value)
     elif isinstance(value, str):
@@ -401,8 +419,10 @@ def read_new_response_value(value: Any) -> tuple[str | None, bool]:
         return None, True
     if isinstance(value, bool):
         return None, False
-    if isinstance(value, (int, float)):
-        return (str(int(value)) if float(value).is_integer() else str(value)), True
+    if isinstance(value, int):
+        return str(value), True  # never through float(): a huge integer overflows it
+    if isinstance(value, float):
+        return (str(int(value)) if value.is_integer() else str(value)), True
     if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value):
         value = ", ".join(str(v) for v in value)
     if not isinstance(value, str):

@@ -194,9 +194,12 @@ class BadMove:
 
 
 # A marker is QUERY:/RULE: in capitals anywhere, or in any case at the start of a line (after
-# blanks, quote marks, list dashes or Markdown). Linear patterns: no nested quantifiers.
-_MARKER_CAPS = re.compile(r"\b(QUERY|RULE)[*_]*[ \t]*[*_]*:")
-_MARKER_LINE = re.compile(r"^[ \t>#*_`\-]*(query|rule)[*_]*[ \t]*[*_]*:", re.IGNORECASE | re.MULTILINE)
+# blanks, quote marks, list dashes or Markdown). Linear patterns: every run is bounded, since
+# two adjacent unbounded runs that can both match "*" backtrack quadratically ("RULE" and
+# 100,000 "*" took 44 s); a real marker carries a few marks at most.
+_MARKER_CAPS = re.compile(r"\b(QUERY|RULE)[*_]{0,4}[ \t]{0,4}[*_]{0,4}:")
+_MARKER_LINE = re.compile(r"^[ \t>#*_`\-]{0,16}(query|rule)[*_]{0,4}[ \t]{0,4}[*_]{0,4}:",
+                          re.IGNORECASE | re.MULTILINE)
 _LINE_END = re.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 # Three integers (at most 12 digits each: a longer one is no query), optional brackets, then the rest.
 _TRIPLE = re.compile(r"[(\[]?[ \t]*([+-]?\d{1,12})[ \t]*,[ \t]*([+-]?\d{1,12})[ \t]*,[ \t]*([+-]?\d{1,12})[ \t]*[)\]]?")
@@ -204,11 +207,17 @@ _EXPECT = re.compile(r"[(\[,;]?[ \t]*expect(?:ing|ed|ation)?[ \t]*[:=]?[ \t]*[\"
                      re.IGNORECASE)  # fmt: skip
 # Wrapping a model may put around its rule: blanks, Markdown code/bold, quotes, a final full stop.
 _WRAP = " \t`*_\"'"
+# Invisible format characters (zero-width space/joiners, soft hyphen, BOM) that NFKC keeps and
+# a rule copied from rendered text may carry: they mean nothing, so they are dropped.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+#: How many non-blank lines after a bare marker are looked at for its move (a fence, then the move).
+_LOOKAHEAD_LINES = 2
 
 
 def normalize(reply: str) -> str:
-    """NFKC (full-width "ＱＵＥＲＹ：" -> "QUERY:") and the minus sign U+2212 as "-"."""
-    return unicodedata.normalize("NFKC", reply).replace("\u2212", "-")
+    """NFKC (full-width "ＱＵＥＲＹ：" -> "QUERY:"), the minus sign U+2212 as "-", and no
+    invisible format characters ("x < y < z" + U+200B is "x < y < z")."""
+    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", reply).replace("\u2212", "-"))
 
 
 def last_move_text(reply: str) -> tuple[str, str] | None:
@@ -220,8 +229,32 @@ def last_move_text(reply: str) -> tuple[str, str] | None:
                 best = match
     if best is None:
         return None
-    end = _LINE_END.search(reply, best.end())
-    return best.group(1).lower(), reply[best.end() : end.start() if end else len(reply)]
+    text, after = _line_from(reply, best.end())
+    if not text.strip(_WRAP):
+        text = _move_below(reply, after)  # "RULE:" alone on its line: the move is below it
+    return best.group(1).lower(), text
+
+
+def _line_from(reply: str, start: int) -> tuple[str, int]:
+    """The text from ``start`` to the end of its line, and where the next line begins."""
+    end = _LINE_END.search(reply, start)
+    return (reply[start : end.start()], end.end()) if end else (reply[start:], len(reply))
+
+
+def _move_below(reply: str, start: int) -> str:
+    """The first non-blank line from ``start`` that is not a code fence (```` ``` ````,
+    ```` ```python ````), looking at most :data:`_LOOKAHEAD_LINES` non-blank lines; else "".
+
+    Models write the move on the line under a bare marker, or in a fenced block."""
+    seen = 0
+    while start < len(reply) and seen < _LOOKAHEAD_LINES:
+        line, start = _line_from(reply, start)
+        if not line.strip():
+            continue
+        seen += 1
+        if not line.strip().startswith("```"):
+            return line
+    return ""
 
 
 def read_query(text: str, query_bound: int) -> Move | BadMove:
@@ -248,7 +281,28 @@ def read_rule_text(text: str, variable_bound: int) -> Move | BadMove:
     try:
         return Move(RULE, rule=parse_rule(body, variable_bound))
     except RuleError as error:
-        return BadMove(BAD_RULE, error.reason)
+        reason, bare = error.reason, _without_comment(body)
+        if bare is None:
+            return BadMove(BAD_RULE, reason)
+    # "x < y < z (strictly increasing)": the rule with a comment after it. The rule alone is
+    # read (by the same checked parser); an expression ending in ")" that parses is never cut.
+    try:
+        return Move(RULE, rule=parse_rule(bare, variable_bound))
+    except RuleError:
+        return BadMove(BAD_RULE, reason)
+
+
+def _without_comment(body: str) -> str | None:
+    """``body`` without a final parenthetical set off by a blank ("... (a comment)"), or None."""
+    if not body.endswith(")"):
+        return None
+    depth = 0
+    for k in range(len(body) - 1, -1, -1):  # backwards to the "(" that the final ")" closes
+        depth += {")": 1, "(": -1}.get(body[k], 0)
+        if depth == 0:
+            rest = body[:k]
+            return rest.strip(_WRAP).rstrip(".,;:").strip(_WRAP) if rest[-1:].isspace() and rest.strip() else None
+    return None
 
 
 def read_move(reply: str, query_bound: int) -> Move | BadMove:
