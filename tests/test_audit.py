@@ -96,12 +96,13 @@ def test_a_strategy_without_basis_guesses_uniformly() -> None:
     assert _credit(item, "position_5") == pytest.approx(1 / 3)  # no sixth option
 
 
-def test_majority_text_is_cross_fitted_by_item_parity() -> None:
-    gold_texts = ["yes", "yes", "no", "yes"]
-    items = [AuditItem(stem=f"Q{i}", options=("yes", "no"), gold=(0 if g == "yes" else 1)) for i, g in enumerate(gold_texts)]
-    # Even items see the odd half (yes, yes): pick yes -> item 0 right, item 2 wrong. Odd items see the
-    # even half (yes, no): a tie -> 1/2 each. Mean (1 + 0.5 + 0 + 0.5) / 4.
-    assert credits(items)["majority_text"] == [1.0, 0.5, 0.0, 0.5]
+def test_majority_text_is_cross_fitted_over_hashed_halves() -> None:
+    # crc32 parity of the stems: Q0, Q1 -> half 0; Q4, Q5 -> half 1.
+    stems_and_keys = [("Q0", "yes"), ("Q1", "no"), ("Q4", "yes"), ("Q5", "yes")]
+    items = [AuditItem(stem=q, options=("yes", "no"), gold=(0 if k == "yes" else 1)) for q, k in stems_and_keys]
+    # Half 0 is scored with half 1's keys (yes, yes): picks yes -> Q0 right, Q1 wrong. Half 1 is scored
+    # with half 0's keys (yes, no): a tie -> 1/2 each.
+    assert credits(items)["majority_text"] == [1.0, 0.0, 0.5, 0.5]
 
 
 # -- statistics -------------------------------------------------------------------------------------

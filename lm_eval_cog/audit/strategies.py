@@ -20,12 +20,14 @@ The families follow the artefact audits of the NLP literature (Gururangan et al.
   similar to the other options (edit similarity of the texts; Jaccard of their word sets): a key
   built with one-edit foils is the most typical;
 * ``majority_text``: the option whose text is most often the key in the other half of the items
-  (cross-fitted by item parity, so it cannot memorise the item it answers).
+  (cross-fitted over halves drawn by a hash of the item's text, so it cannot memorise the item it
+  answers, and a generator cannot align its counterbalancing with the halves).
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -225,14 +227,20 @@ def _normal(text: str) -> str:
     return " ".join(_words(text))
 
 
+def _fold(item: AuditItem) -> int:
+    """The item's half for cross-fitting, from a hash of its text: not its index, so a generator that
+    counterbalances by index cannot line its answer texts up against the folds."""
+    return zlib.crc32(item.stem.encode("utf-8", "surrogatepass")) % 2
+
+
 def majority_text_scores(items: Sequence[AuditItem]) -> list[list[float] | None]:
-    """``majority_text``, cross-fitted: item i is scored with key counts from items of the other parity."""
+    """``majority_text``, cross-fitted: each item is scored with key counts from the other half."""
     counts = [Counter(), Counter()]  # type: list[Counter[str]]
-    for i, item in enumerate(items):
-        counts[i % 2][_normal(item.options[item.gold])] += 1
+    for item in items:
+        counts[_fold(item)][_normal(item.options[item.gold])] += 1
     out: list[list[float] | None] = []
-    for i, item in enumerate(items):
-        other = counts[1 - i % 2]
+    for item in items:
+        other = counts[1 - _fold(item)]
         scores = [float(other[_normal(o)]) for o in item.options]
         out.append(None if len(set(scores)) == 1 else scores)
     return out
