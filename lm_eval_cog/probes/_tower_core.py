@@ -56,7 +56,7 @@ import numpy as np
 
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
-from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, normalize_answer
+from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
 
 State = tuple[tuple[int, ...], ...]
 Move = tuple[int, int, int]
@@ -275,14 +275,6 @@ def text_order(text: str) -> tuple:
     return tuple(parts)
 
 
-def edit_similarity(a: str, b: str) -> float:
-    """1 - Levenshtein distance / the longer length (characters)."""
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-    return 1.0 - row[-1] / max(len(a), len(b), 1)
 
 
 def word_similarity(a: str, b: str) -> float:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
 from lm_eval_cog import answers
 from lm_eval_cog.answers import AnswerText
@@ -326,6 +327,25 @@ def get_probe(name: str) -> Probe:
 def cycle(options: Sequence[str], index: int) -> str:
     """The condition of item ``index`` when conditions alternate in a fixed cycle."""
     return options[index % len(options)]
+
+
+def place_options(rng: np.random.Generator, options: Sequence[str], key: str, key_at: int, lure: str | None,
+                  lure_offset: int) -> list[str]:
+    """``options`` in an item's order: the key at ``key_at``, the lure (None: none) ``lure_offset``
+    places after it (cyclically), the other options at random in the slots left."""
+    k = len(options)
+    slots: list[str | None] = [None] * k
+    slots[key_at] = key
+    if lure is not None:
+        slots[(key_at + lure_offset) % k] = lure
+    rest = [c for c in options if c not in (key, lure)]
+    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
+    return [c if c is not None else rest.pop() for c in slots]
+
+
+def edit_similarity(a: str, b: str) -> float:
+    """1 - Levenshtein distance / the longer length (characters): how alike two spellings are."""
+    return Levenshtein.normalized_similarity(a, b)
 
 
 def nan_if_empty(values: Sequence[float]) -> float:

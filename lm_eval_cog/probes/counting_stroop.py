@@ -54,7 +54,7 @@ import numpy as np
 from lm_eval_cog.answers import parse_int
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.probes.core import Probe, cycle, normalize_answer, place_options
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 #: Neutral words: animal names of 3-5 letters (the number words one..nine have 3-5).
@@ -102,13 +102,8 @@ def list_word(rng: np.random.Generator, condition: str, count: int, counts: int)
 def option_order(rng: np.random.Generator, counts: int, key: int, key_at: int, lure: int, lure_offset: int) -> list[str]:
     """The digits 1..counts: the key at ``key_at``, the lure (0: none) ``lure_offset`` places
     after it (cyclically), the other counts at random in the slots left."""
-    slots: list[str | None] = [None] * counts
-    slots[key_at] = str(key)
-    if lure:
-        slots[(key_at + lure_offset) % counts] = str(lure)
-    rest = [str(c) for c in range(1, counts + 1) if c not in (key, lure)]
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return [c if c is not None else rest.pop() for c in slots]
+    digits = [str(c) for c in range(1, counts + 1)]
+    return place_options(rng, digits, str(key), key_at, str(lure) if lure else None, lure_offset)
 
 
 class CountingStroop(Probe):

@@ -50,7 +50,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle
+from lm_eval_cog.probes.core import Probe, cycle, place_options
 
 #: Consonants only: vowels read as words ("A", "I") or digits ("O").
 LETTERS = "BCDFGHJKLMNPRSTVXZ"
@@ -97,18 +97,6 @@ def card_flankers(condition: str, targets: list[str], outsider: str, shift: int)
     return [outsider] * len(targets)
 
 
-def option_order(rng: np.random.Generator, letters: list[str], key: str, key_at: int, lure: str | None,
-                 lure_offset: int) -> list[str]:
-    """``letters`` as options: the key at ``key_at``, the lure ``lure_offset`` places after it
-    (cyclically), the other letters at random in the slots left."""
-    k = len(letters)
-    slots: list[str | None] = [None] * k
-    slots[key_at] = key
-    if lure is not None:
-        slots[(key_at + lure_offset) % k] = lure
-    rest = [c for c in letters if c not in (key, lure)]
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return [c if c is not None else rest.pop() for c in slots]
 
 
 class Flanker(Probe):
@@ -141,7 +129,7 @@ class Flanker(Probe):
         rows = [" ".join([side] * f + [middle] + [side] * f) for middle, side in zip(targets, flankers)]
         target, flanker = targets[asked], flankers[asked]
         lure = flanker if condition == "incongruent" else None
-        choices = option_order(rng, targets, target, key_at, lure, lure_offset)
+        choices = place_options(rng, targets, target, key_at, lure, lure_offset)
         lines = ["Rows of letters:"]
         lines += [f"Row {n}: {row}" for n, row in enumerate(rows, 1)]
         lines.append(f"What is the middle letter of row {asked + 1}? Options: {', '.join(choices)}.")

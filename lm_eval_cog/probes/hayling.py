@@ -41,7 +41,7 @@ import numpy as np
 
 from lm_eval_cog.probes._hayling_bank import FRAMES, UNRELATED, Frame
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
-from lm_eval_cog.probes.core import Probe, cycle
+from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, place_options
 
 CONDITIONS = ("initiation", "suppression")
 INSTRUCTIONS = {
@@ -82,18 +82,6 @@ def _rank(word: str, others: tuple[str, ...], key: Any) -> int | None:
 
 
 @cache
-def edit_similarity(a: str, b: str) -> float:
-    """1 - Levenshtein distance / the longer length: how alike two spellings are (1: the same)."""
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        left = i
-        for j, y in enumerate(b, 1):
-            # The cheapest of a substitution (or match), an insertion and a deletion.
-            left = min(previous[j - 1] + (x != y), left + 1, previous[j] + 1)
-            current.append(left)
-        previous = current
-    return 1.0 - previous[-1] / max(len(a), len(b), 1)
 
 
 def option_ranks(options: tuple[str, ...]) -> dict[str, tuple[int | None, int | None, int | None]]:
@@ -133,17 +121,6 @@ def candidates(related_foil: bool, condition: str, length: int, alphabetical: in
     return tuple((frame, tuple(words)) for frame, words in fits.items())
 
 
-def option_order(rng: np.random.Generator, words: list[str], key: str, key_at: int, other: str,
-                 other_offset: int) -> list[str]:
-    """``words`` as options: the key at ``key_at``, the other instruction's answer ``other_offset``
-    places after it (cyclically), the rest at random in the slots left."""
-    k = len(words)
-    slots: list[str | None] = [None] * k
-    slots[key_at] = key
-    slots[(key_at + other_offset) % k] = other
-    rest = [w for w in words if w not in (key, other)]
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return [w if w is not None else rest.pop() for w in slots]
 
 
 class Hayling(Probe):
@@ -176,7 +153,7 @@ class Hayling(Probe):
         unrelated = fits[int(rng.integers(len(fits)))]
         words = [frame.prepotent, unrelated] + ([frame.related] if params.related_foil else [])
         gold, other = (frame.prepotent, unrelated) if condition == "initiation" else (unrelated, frame.prepotent)
-        choices = option_order(rng, words, gold, key_at, other, other_offset)
+        choices = place_options(rng, words, gold, key_at, other, other_offset)
         prompt = f'{INSTRUCTIONS[condition]}\nSentence: "{frame.text}"\nOptions: {", ".join(choices)}.'
         return {
             "prompt": prompt,

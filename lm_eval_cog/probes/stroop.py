@@ -45,7 +45,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle
+from lm_eval_cog.probes.core import Probe, cycle, place_options
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink")
 #: Neutral words: concrete nouns of 3-6 letters that name no colour.
@@ -94,18 +94,6 @@ def _entry(number: int, word: str, ink: str, phrasing: str) -> str:
     return f'Word {number} is printed in {ink} ink and reads "{word}".'
 
 
-def option_order(rng: np.random.Generator, palette: list[str], key: str, key_at: int, lure: str | None,
-                 lure_offset: int) -> list[str]:
-    """``palette`` as options: the key at ``key_at``, the lure ``lure_offset`` places after it
-    (cyclically), the other colours at random in the slots left."""
-    k = len(palette)
-    slots: list[str | None] = [None] * k
-    slots[key_at] = key
-    if lure is not None:
-        slots[(key_at + lure_offset) % k] = lure
-    rest = [c for c in palette if c not in (key, lure)]
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return [c if c is not None else rest.pop() for c in slots]
 
 
 class Stroop(Probe):
@@ -139,7 +127,7 @@ class Stroop(Probe):
         words = card_words(rng, condition, inks, shift)
         ink, word = inks[asked], words[asked]
         lure = word.lower() if condition == "incongruent" else None
-        choices = option_order(rng, inks, ink, key_at, lure, lure_offset)
+        choices = place_options(rng, inks, ink, key_at, lure, lure_offset)
         lines = [f"A card shows {k} words, each printed in coloured ink."]
         lines += [_entry(n, w, c, phrasing) for n, (w, c) in enumerate(zip(words, inks), 1)]
         lines.append(f"What colour is the ink of word {asked + 1}? Options: {', '.join(choices)}.")

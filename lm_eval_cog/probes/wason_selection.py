@@ -57,7 +57,7 @@ import numpy as np
 
 from lm_eval_cog.probes._syllogism_nonce import nonce_word
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, normalize_answer
 
 CONDITIONS = ("abstract", "deontic")
 ROLES = ("p", "not_p", "q", "not_q")
@@ -233,15 +233,9 @@ def _sort_key(text: str) -> tuple:
 
 
 @functools.lru_cache(maxsize=4096)
-def edit_similarity(a: str, b: str) -> float:
-    """1 - Levenshtein distance / the longer length, case-insensitive."""
-    a, b = a.casefold(), b.casefold()
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for k, y in enumerate(b, 1):
-            prev, row[k] = row[k], min(row[k] + 1, row[k - 1] + 1, prev + (x != y))
-    return 1.0 - row[-1] / max(len(a), len(b), 1)
+def folded_similarity(a: str, b: str) -> float:
+    """:func:`~lm_eval_cog.probes.core.edit_similarity`, case-insensitive."""
+    return edit_similarity(a.casefold(), b.casefold())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -251,7 +245,7 @@ def similarity_class(texts: tuple[str, ...], of: int) -> str | None:
     None when it ties with another text for the most or the least similar (rounded, so that the
     order of summing cannot break a tie)."""
     means = [
-        round(sum(edit_similarity(texts[i], texts[k]) for k in range(len(texts)) if k != i) / (len(texts) - 1), 9)
+        round(sum(folded_similarity(texts[i], texts[k]) for k in range(len(texts)) if k != i) / (len(texts) - 1), 9)
         for i in range(len(texts))
     ]
     if len(set(means)) == 1:
