@@ -18,24 +18,7 @@ SEEDS = (1, 2, 3)
 ITEMS = 400  # per seed
 
 
-#: Known shortcuts not yet removed: the key's *text* recurs as the key across items (a cross-fitted
-#: "most frequent right answer" strategy wins), which index-aligned counterbalancing hid until the
-#: strategy's halves were drawn by a hash of the item (see strategies.majority_text_scores).
-#: Strict: the test fails once a probe is fixed, so the mark must go with the fix.
-KNOWN_SHORTCUTS = {
-    "hayling": "majority_text 0.71 vs 1/3 in suppression: the unrelated-word bank makes the same words keys",
-    "rule_induction": "majority_text 0.47 vs 1/4 in choose_rule: some rule wordings are keys more often",
-    "wason_selection": "majority_text 0.82 vs 1/4 in deontic: the same p/not-q card texts recur as keys",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_SHORTCUTS[n])) if n in KNOWN_SHORTCUTS else n
-        for n in sorted(REGISTRY)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_no_blind_strategy_beats_chance_by_more_than_five_points(name: str) -> None:
     rows = audit_probe(name, SEEDS, ITEMS)
     flagged = [r for r in rows if r.flagged]

@@ -10,19 +10,25 @@ from collections import Counter
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from lm_eval_cog.probes._hayling_bank import BLANK, FRAMES, UNRELATED
+from lm_eval_cog.probes._hayling_bank import BLANK, DOMAINS, FRAMES, unconnected
 from lm_eval_cog.probes.core import get_probe
-from lm_eval_cog.probes.hayling import INSTRUCTIONS, unrelated_words
+from lm_eval_cog.probes.hayling import INSTRUCTIONS, draw_weights, lenders, lent_words
 from lm_eval_cog.probes.reference import aggregate, play
 
 HAYLING = get_probe("hayling")
 WORD = re.compile(r"^[a-z]+$")
 PROMPT = re.compile(r'^(.+)\nSentence: "(.+)"\nOptions: ([a-z]+(?:, [a-z]+)*)\.$')
-POOL = [word for words in UNRELATED.values() for word in words]
+BY_TEXT = {f.text: f for f in FRAMES}
+OWNER = {w: f for f in FRAMES for w in (f.prepotent, f.related)}  # the frame each word belongs to
+ENDINGS = {f.prepotent for f in FRAMES}
 
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def _after_a(text: str) -> bool:
+    return text.endswith(f" a {BLANK}.")
 
 
 # -- the bank -------------------------------------------------------------------------
@@ -34,43 +40,53 @@ def test_bank_has_at_least_100_distinct_frames_with_one_final_blank():
         assert "_" not in frame.text.replace(BLANK, ""), frame.text
 
 
-def test_every_word_is_one_lowercase_word_and_the_endings_differ():
+def test_every_word_is_one_lowercase_word_of_one_frame_and_its_two_words_differ_in_length():
+    words = [w for f in FRAMES for w in (f.prepotent, f.related)]
+    assert len(set(words)) == len(words), [w for w, n in Counter(words).items() if n > 1]
     for frame in FRAMES:
         assert WORD.match(frame.prepotent) and WORD.match(frame.related), frame
-        assert frame.prepotent != frame.related, frame
-        # An ending that appears in its sentence would give the item away.
+        # Equal lengths would tie the key's length rank; an ending in its sentence would give it away.
+        assert len(frame.prepotent) != len(frame.related), frame
         assert not {frame.prepotent, frame.related} & _words(frame.text), frame
-        assert set(frame.avoid) <= set(UNRELATED), frame
-    assert all(WORD.match(word) for word in POOL) and len(set(POOL)) == len(POOL)
+        assert frame.domains and len(set(frame.domains)) == len(frame.domains), frame
+        assert set(frame.domains) <= set(DOMAINS), frame
 
 
-def test_no_unrelated_word_is_an_ending_or_related_word_of_any_frame():
-    endings = {f.prepotent for f in FRAMES} | {f.related for f in FRAMES}
-    assert not set(POOL) & endings
+def test_frames_lend_words_only_to_frames_of_other_domains_whose_sentences_do_not_name_them():
     for frame in FRAMES:
-        allowed = unrelated_words(frame)
-        assert len(allowed) >= 10, frame
-        assert frame.prepotent not in allowed and frame.related not in allowed
-        assert not set(allowed) & _words(frame.text), frame
-        assert not any(word in UNRELATED[d] for d in frame.avoid for word in allowed)
+        others = lenders(frame)
+        assert len(others) >= 12, frame
+        assert frame not in others
+        for other in others:
+            assert not set(frame.domains) & set(other.domains), (frame, other)
+            assert not {other.prepotent, other.related} & _words(frame.text), (frame, other)
+            assert unconnected(other, frame)  # the rule is symmetric
+    assert not unconnected(FRAMES[0], FRAMES[0])
 
 
 def test_the_article_before_the_blank_never_tells_the_answer():
     for frame in FRAMES:
         assert not frame.text.endswith(f" an {BLANK}.") and not frame.text.startswith(f"An {BLANK}")
-        if frame.text.endswith(f" a {BLANK}."):
+        if _after_a(frame.text):
             assert frame.prepotent[0] not in "aeiou" and frame.related[0] not in "aeiou", frame
-    assert all(word[0] not in "aeiou" for word in POOL)
+    for related_foil in (True, False):
+        docs = HAYLING.generate(1, 600, HAYLING.make_params({"related_foil": related_foil}))
+        lent_after_a = [d["unrelated"] for d in docs if _after_a(d["frame"])]
+        assert lent_after_a and all(w[0] not in "aeiou" for w in lent_after_a)
+        assert any(d["unrelated"][0] in "aeiou" for d in docs)  # vowel-initial words are lent elsewhere
 
 
 # -- items ----------------------------------------------------------------------------
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand: instruction of each condition, the frame, the options, key and lure. Items
-    # 0 and 1 (j = 0): the key ("brush", "bin") is the shortest option, first in alphabetical
-    # order and the least like the others in spelling (summed edit similarity: brush 0.14 <
-    # canvas 0.43 < cabbage 0.57; bin 0.37 < throne 0.50 < crown 0.53). Item 2 (j = 1): the key
-    # "dogs" is at option 1, the shortest, second alphabetically (boulder, dogs, umbrella) and
-    # second by similarity (umbrella 0.13 < dogs 0.14 < boulder 0.27).
+    # 0 and 1 (j = 0): the key ("pond", "bib") is the shortest option, first in alphabetical
+    # order and the least like the others in spelling (summed edit similarity: pond 0.29 <
+    # thimble 0.43 < tadpole 0.71; bib 0.00 < nest 0.29 = feather 0.29, a tie the key is not in).
+    # "thimble" is lent by the tailor frame (clothing, tools, people) to the frog frame (animal,
+    # land, home, kitchen); "bib" by the baby-bottle frame to the bird frame, after "a" a
+    # consonant. Item 2 (j = 1): the key "gold" is at option 1, the shortest, second
+    # alphabetically (carrot, gold, goldsmith) and second by similarity (carrot 0.11 < gold
+    # 0.44 < goldsmith 0.56).
     docs = HAYLING.generate(0, 3)
     initiate, suppress = INSTRUCTIONS["initiation"], INSTRUCTIONS["suppression"]
     assert initiate == "Complete the sentence with the word that fits best."
@@ -79,40 +95,92 @@ def test_first_items_of_seed_0_are_pinned():
         "sentence and be unconnected to it in every way."
     )
     assert [d["prompt"] for d in docs] == [
-        f'{initiate}\nSentence: "The artist painted the picture with a ___."\nOptions: brush, cabbage, canvas.',
-        f'{suppress}\nSentence: "The king wore a golden ___."\nOptions: bin, crown, throne.',
-        f'{initiate}\nSentence: "It is raining cats and ___."\nOptions: umbrella, dogs, boulder.',
+        f'{initiate}\nSentence: "The frog jumped into the ___."\nOptions: pond, thimble, tadpole.',
+        f'{suppress}\nSentence: "High in the tree, the bird built a ___."\nOptions: bib, nest, feather.',
+        f'{initiate}\nSentence: "All that glitters is not ___."\nOptions: goldsmith, gold, carrot.',
     ]
-    assert [d["choices"] for d in docs] == [["brush", "cabbage", "canvas"], ["bin", "crown", "throne"], ["umbrella", "dogs", "boulder"]]
+    assert [d["choices"] for d in docs] == [
+        ["pond", "thimble", "tadpole"], ["bib", "nest", "feather"], ["goldsmith", "gold", "carrot"]
+    ]
     assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [
         ("initiation", 0, -1), ("suppression", 0, 1), ("initiation", 1, -1)
     ]
+    assert [d["unrelated"] for d in docs] == ["thimble", "bib", "carrot"]
 
 
 @pytest.mark.parametrize("related_foil", [True, False])
 def test_the_key_follows_from_the_instruction_and_the_bank(related_foil):
     # Independent of the generator: read the instruction and sentence off the prompt, look the
-    # sentence up in the bank, and pick the option the instruction asks for.
-    by_text = {f.text: f for f in FRAMES}
-    domain_of = {word: d for d, words in UNRELATED.items() for word in words}
+    # sentence up in the bank, and pick the option the instruction asks for. The unrelated option
+    # is a word of another frame that shares no domain with this one: in suppression its ending or
+    # its related word, in initiation its related word.
     params = HAYLING.make_params({"related_foil": related_foil})
-    seen = set()
+    seen, lent_endings = set(), Counter()
     for doc in HAYLING.generate(5, 400, params):
         instruction, sentence, options = PROMPT.match(doc["prompt"]).groups()
         options = options.split(", ")
-        frame = by_text[sentence]
+        frame = BY_TEXT[sentence]
         seen.add(sentence)
         assert options == doc["choices"] and len(options) == (3 if related_foil else 2)
         assert frame.prepotent in options and (frame.related in options) == related_foil
         (other,) = [w for w in options if w not in (frame.prepotent, frame.related)]
-        assert domain_of[other] not in frame.avoid
+        lender = OWNER[other]
+        assert lender != frame and not set(lender.domains) & set(frame.domains), (frame, other)
         if instruction == INSTRUCTIONS["initiation"]:
             assert (doc["condition"], doc["lure"]) == ("initiation", -1)
-            assert options[doc["gold"]] == frame.prepotent
+            assert options[doc["gold"]] == frame.prepotent and other == lender.related
         else:
             assert instruction == INSTRUCTIONS["suppression"] and doc["condition"] == "suppression"
             assert options[doc["gold"]] == other and options[doc["lure"]] == frame.prepotent
-    assert len(seen) > 90  # the draws reach across the bank
+            lent_endings[other == lender.prepotent] += 1
+    assert len(seen) > 120  # the draws reach across the bank
+    assert min(lent_endings.values()) > 70  # suppression keys: endings and related words alike
+
+
+def test_draws_give_every_frame_and_every_lent_word_the_same_share_in_every_rank_cell():
+    # Exact, before sampling: within each condition every rank cell is a 1/cells share of the items
+    # (the index cycles through them), every frame is the sentence of 1/frames of the items, and
+    # every word a frame can lend is lent in the same share.
+    for related_foil in (True, False):
+        for condition in ("initiation", "suppression"):
+            weights = draw_weights(related_foil, condition)
+            assert len(weights) == (27 if related_foil else 4)
+            frames, words = Counter(), Counter()
+            for members in weights.values():
+                assert sum(p for *_, p in members) == pytest.approx(1.0)
+                for frame, word, p in members:
+                    frames[frame] += p / len(weights)
+                    words[word] += p / len(weights)
+                    assert OWNER[word] in lenders(frame) and word in lent_words(OWNER[word], condition)
+            lendable = {w for f in FRAMES for w in lent_words(f, condition)}
+            assert len(lendable) == (2 if condition == "suppression" else 1) * len(FRAMES)
+            assert set(frames) == set(FRAMES) and set(words) == lendable
+            assert all(v == pytest.approx(1 / len(FRAMES)) for v in frames.values())
+            assert all(v == pytest.approx(1 / len(lendable)) for v in words.values())
+
+
+def test_no_option_text_is_a_key_more_often_elsewhere_than_the_key():
+    # The answer-text prior the shortcut audit's majority_text looks for: how often an option's
+    # text is the key in items of other prompts (items of the same instruction and sentence share
+    # its ending: knowing that is knowing the sentence). The key is no more often a key elsewhere
+    # than the options beside it, in either condition, and in suppression an ending and a related
+    # word are each the key in a third of the items that offer them. Pinned on 2,400 items.
+    docs = HAYLING.generate(0, 2400)
+    keys = Counter(d["choices"][d["gold"]] for d in docs)
+    same = Counter((d["condition"], d["frame"], d["choices"][d["gold"]]) for d in docs)
+    for condition in ("initiation", "suppression"):
+        cell = [d for d in docs if d["condition"] == condition]
+        elsewhere = [[keys[c] - same[(condition, d["frame"], c)] for c in d["choices"]] for d in cell]
+        key = sum(e[d["gold"]] for e, d in zip(elsewhere, cell)) / len(cell)
+        other = sum(sum(e) - e[d["gold"]] for e, d in zip(elsewhere, cell)) / (2 * len(cell))
+        assert key == pytest.approx(other, rel=0.12), (condition, key, other)
+    offered, chosen = Counter(), Counter()
+    for d in docs:
+        if d["condition"] == "suppression":
+            for i, c in enumerate(d["choices"]):
+                offered[c in ENDINGS] += 1
+                chosen[c in ENDINGS] += i == d["gold"]
+    assert all(chosen[t] / offered[t] == pytest.approx(1 / 3, abs=0.03) for t in (True, False))
 
 
 def test_effects_on_hand_built_answers():
@@ -134,19 +202,19 @@ def test_effects_on_hand_built_answers():
 
 
 def test_mc_reports_the_margin_against_the_prepotent_ending():
-    doc = HAYLING.generate(0, 2)[1]  # bin (gold), crown (lure), throne
+    doc = HAYLING.generate(0, 2)[1]  # bib (gold), nest (lure), feather
     scores = HAYLING.score_mc(doc, [-2.5, -1.0, -4.0])
     assert scores["acc"] == 0.0 and scores["lure_margin_suppression"] == -1.5
     assert scores["prepotent_error_share"] == (True, 1.0) and scores["suppression_cost"] == (-1, 0.0)
 
 
-@pytest.mark.parametrize(("answer", "expected"), [("bin", 0), ("Bin.", 0), ("**bin**", 0), ('"crown"', 1)])
+@pytest.mark.parametrize(("answer", "expected"), [("bib", 0), ("Bib.", 0), ("**bib**", 0), ('"nest"', 1)])
 def test_read_accepts_one_option_with_decoration(answer, expected):
     assert HAYLING.read(HAYLING.generate(0, 2)[1], answer) == expected
 
 
 @pytest.mark.parametrize(
-    "answer", ["", "bin or throne", "The king wore a golden bin.", "a bin", "banana"]
+    "answer", ["", "bib or feather", "High in the tree, the bird built a bib.", "a bib", "banana"]
 )
 def test_read_rejects_hedged_sentence_or_foreign_answers(answer):
     assert HAYLING.read(HAYLING.generate(0, 2)[1], answer) is None

@@ -9,8 +9,11 @@ from collections import Counter
 
 import pytest
 
+from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.strategies import credit, majority_text_scores
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from lm_eval_cog.probes.rule_induction import lure_of, offers, wordings
 
 INDUCTION = get_probe("rule_induction")
 TRIPLE = r"\((\d+), (\d+), (\d+)\)"
@@ -110,15 +113,19 @@ def _from_spec(spec: str):
     return lambda t: SPECS[family](t, int(k or 0))
 
 
-def _salient(t) -> str:
-    """The first surface pattern the triple shows: equal steps (1-10), equal ratios (2, 3), x 2x 3x, sum."""
+def _salients(t) -> list[str]:
+    """The surface patterns the triple shows, most salient first: equal steps (1-10), equal ratios (2, 3),
+    x 2x 3x, sum."""
     x, y, z = t
-    if y - x == z - y and 1 <= y - x <= 10:
-        return f"step:{y - x}"
-    for r in (2, 3):
-        if (y, z) == (r * x, r * r * x):
-            return f"ratio:{r}"
-    return "x2x3x" if (y, z) == (2 * x, 3 * x) else "sum" if z == x + y else "none"
+    out = [f"step:{y - x}"] if y - x == z - y and 1 <= y - x <= 10 else []
+    out += [f"ratio:{r}" for r in (2, 3) if (y, z) == (r * x, r * r * x)]
+    out += ["x2x3x"] if (y, z) == (2 * x, 3 * x) else []
+    return out + (["sum"] if z == x + y else [])
+
+
+def _salient(t) -> str:
+    """The first surface pattern the triple shows."""
+    return (_salients(t) or ["none"])[0]
 
 
 def _shown(prompt: str):
@@ -134,38 +141,36 @@ def test_first_items_of_seed_0_are_pinned():
     ask = "Which of these rules is the hidden rule? Answer with the rule, copied word for word.\nOptions:\n"
     docs = INDUCTION.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        (head + "The triple (26, 52, 78) fits the rule. Here are further triples, labelled by the rule:\n"
-        "(11, 47, 12): does not fit\n(74, 27, 18): does not fit\n(18, 82, 77): does not fit\n"
-        "(46, 30, 75): does not fit\n"
-        "(61, 63, 96): fits\n(9, 10, 91): fits\n(30, 32, 80): fits\n(84, 31, 26): does not fit\n" + ask +
-        "- numbers increase from left to right\n"
-        "- the second number is twice the first and the third is three times the first\n"
-        "- there are only even numbers among the three\n- the third number is the sum of the first two"),
+        (head + "The triple (1, 2, 3) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(29, 63, 95): fits\n(20, 9, 56): does not fit\n(36, 72, 72): does not fit\n(9, 10, 41): fits\n"
+        "(36, 86, 53): does not fit\n(51, 75, 55): does not fit\n" + ask +
+        "- the numbers increase from left to right\n- each number is 1 more than the one before\n"
+        "- the third number is the sum of the first two\n"
+        "- the second number is twice the first and the third is three times the first"),
         (head + "The triple (5, 15, 25) fits the rule. Here are further triples, labelled by the rule:\n"
         "(21, 14, 37): does not fit\n(11, 88, 89): fits\n(75, 79, 61): does not fit\n(21, 60, 74): fits\n"
         "(33, 56, 65): fits\n(7, 49, 79): fits\n(22, 25, 57): fits\n"
         "Does the triple (6, 77, 90) fit the hidden rule? Answer yes or no."),
-        (head + "The triple (28, 56, 84) fits the rule. Here are further triples, labelled by the rule:\n"
-        "(21, 5, 28): does not fit\n(24, 27, 63): fits\n(77, 8, 48): does not fit\n(90, 40, 3): does not fit\n"
-        "(67, 87, 15): does not fit\n(64, 65, 86): fits\n(14, 43, 63): fits\n(54, 39, 43): does not fit\n" + ask +
-        "- the last number is larger than each of the first two\n- numbers increase from left to right\n"
+        (head + "The triple (1, 2, 3) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(95, 58, 65): does not fit\n(41, 42, 43): fits\n(75, 76, 77): fits\n(13, 26, 39): does not fit\n"
+        "(28, 40, 76): does not fit\n(48, 49, 50): fits\n" + ask +
         "- the second number is twice the first and the third is three times the first\n"
-        "- every one of the three numbers is a multiple of 4"),
+        "- each number is 1 more than the one before\n- the numbers increase from left to right\n"
+        "- the third number is the sum of the first two"),
     ]
-    # Checked by hand. 0: (26, 52, 78) shows x, 2x, 3x (its steps, 26, exceed 10; 78 is not 2 x 52);
-    # (61, 63, 96) fits, which neither x, 2x, 3x, "even" nor "sum" allows; every label agrees with
-    # "increase": key 0, lure x, 2x, 3x (1). The key is the shortest option (35 characters, 5 words)
-    # and the first in alphabetical order: item 0 of its cell, ranks 0 and 0.
+    # Checked by hand. 0 and 2 are the first group of choose_rule items: the same four rules in the same
+    # words, for (1, 2, 3), whose salient patterns are "1 more", x 2x 3x and "sum". 0: (29, 63, 95) fits,
+    # which only "increase" allows, and every label agrees with it: key 0 (the shortest option, 39
+    # characters and 7 words: group 0, place 0, length rank 0), lure "1 more" (1). 2: (41, 42, 43) fits
+    # and (13, 26, 39), an x 2x 3x triple and a sum, and (28, 40, 76), an increasing triple, do not: key
+    # "1 more" (the second shortest: length rank 1 at place 1), lure x, 2x, 3x (the next salient pattern).
     # 1: (5, 15, 25) shows "10 more"; the fitting triples all increase, the others do not, and
     # (21, 14, 37) refutes "last largest", (11, 88, 89) "odd" and "multiples of 5": the rule is
     # "increase"; (6, 77, 90) increases but not by 10: key "yes", lure "no".
-    # 2: (28, 56, 84) shows x, 2x, 3x; (24, 27, 63) fits, which leaves "increase" and "last largest",
-    # and (21, 5, 28) does not, which rules out "last largest": key 1 (the shortest option, second in
-    # alphabetical order: item 1 of its cell), lure 2.
     assert [(d["condition"], d["gold"], d["lure"], d["hidden"], d["obvious"]) for d in docs] == [
-        ("choose_rule", 0, 1, "ascending", "x2x3x"),
+        ("choose_rule", 0, 1, "ascending", "step:1"),
         ("apply_rule", 0, 1, "ascending", "step:10"),
-        ("choose_rule", 1, 2, "ascending", "x2x3x"),
+        ("choose_rule", 1, 0, "step:1", "x2x3x"),
     ]
     assert docs[1]["choices"] == ["yes", "no"]
 
@@ -217,10 +222,13 @@ def test_every_key_and_lure_rederived_from_the_shown_triples():
         obvious = _from_spec(_salient(start))
         if doc["condition"] == "choose_rule":
             assert doc["gold"] == consistent[0]
-            # The lure is the initial triple's salient pattern, read back from its words.
-            lure_rule = rules[doc["lure"]]
+            assert start[1:] == (2 * start[0], 3 * start[0])  # an (x, 2x, 3x) triple, as 2-4-6
+            # The lure is the initial triple's most salient pattern other than the key, read back from its words.
             probes = [start, *triples, *((a, b, c) for a in (1, 2, 3, 6) for b in range(1, 40) for c in range(1, 80))]
-            assert all(lure_rule(t) == obvious(t) for t in probes)
+            key_rule = rules[consistent[0]]
+            others = [s for s in _salients(start) if not all(_from_spec(s)(t) == key_rule(t) for t in probes)]
+            obvious = _from_spec(others[0])
+            assert all(rules[doc["lure"]](t) == obvious(t) for t in probes)
         else:
             query = tuple(int(v) for v in re.search(rf"Does the triple {TRIPLE} fit", prompt).groups())
             assert query not in triples
@@ -232,7 +240,11 @@ def test_every_key_and_lure_rederived_from_the_shown_triples():
             assert {SPECS[f](query, k) for f, k in fitting} == {hidden_says}
     apply_golds = [d["gold"] for d in docs if d["condition"] == "apply_rule"]
     assert apply_golds.count(0) == apply_golds.count(1)  # yes and no alternate
-    assert {d["hidden"].split(":")[0] for d in docs} == {"ascending", "x2x3x", "sum", "multiples_ascending", "multiples", "odd"}
+    families = {c: {d["hidden"].split(":")[0] for d in docs if d["condition"] == c} for c in INDUCTION.conditions}
+    assert families["apply_rule"] == {"ascending", "x2x3x", "sum", "multiples_ascending", "multiples", "odd"}
+    assert families["choose_rule"] == {
+        "ascending", "step", "x2x3x", "sum", "multiples_ascending", "multiples", "last_largest"
+    }
 
 
 def _doc(condition: str, gold: int, lure: int) -> dict:
@@ -270,8 +282,8 @@ def test_random_player_picks_the_obvious_rule_in_a_third_of_its_errors():
 
 def test_options_read_exactly_as_written():
     doc = INDUCTION.generate(0, 1)[0]
-    assert INDUCTION.read(doc, "Numbers increase from left to right.") == 0
-    assert INDUCTION.read(doc, "**the third number is the sum of the first two**") == 3
+    assert INDUCTION.read(doc, "The numbers increase from left to right.") == 0
+    assert INDUCTION.read(doc, "**the third number is the sum of the first two**") == 2
     for answer in ["D", "the numbers go up", "the third number is the sum or the numbers increase", ""]:
         assert INDUCTION.read(doc, answer) is None
     apply = INDUCTION.generate(0, 2)[1]
@@ -328,3 +340,32 @@ def test_small_ranges_still_generate():
     params = INDUCTION.make_params({"min_labels": 4, "max_labels": 4, "max_value": 30})
     for doc in INDUCTION.generate(5, 60, params):
         assert len(doc["labelled"]) == 4 and max(max(t[:3]) for t in doc["labelled"]) <= 30
+
+
+def test_every_option_text_is_the_key_a_quarter_of_the_times_it_is_offered():
+    # 600 choose_rule items (1200 items): the answer texts carry no prior. Each group of four items offers
+    # the same four rule texts and makes each of them the key once, so over the condition every text is the
+    # key exactly a quarter of the times it is offered, and the audit's cross-fitted "most frequent key
+    # text" strategy is at chance (it was 0.47 when some rule wordings were keys far more often).
+    docs = [d for d in INDUCTION.generate(2, 1200) if d["condition"] == "choose_rule"]
+    offered = Counter(c for d in docs for c in d["choices"])
+    keyed = Counter(d["choices"][d["gold"]] for d in docs)
+    assert len(offered) > 60 and all(4 * keyed[text] == n for text, n in offered.items())
+    for g in range(0, len(docs), 4):
+        group = docs[g : g + 4]
+        assert len({frozenset(d["choices"]) for d in group}) == 1
+        assert {d["choices"][d["gold"]] for d in group} == set(group[0]["choices"])
+    items = [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], d["condition"]) for d in docs]
+    scores = majority_text_scores(items)
+    blind = [0.25 if s is None else credit(s, item.gold) for s, item in zip(scores, items)]
+    assert sum(blind) / len(blind) < 0.25 + 0.03
+
+
+@pytest.mark.parametrize("max_value", [30, 99])
+def test_every_offer_fits_its_triples_and_shows_their_obvious_rule_whatever_the_key(max_value):
+    for offer, starts in offers(max_value):
+        assert len(set(offer)) == 4 and wordings(offer) and starts and 3 * max(starts) <= max_value
+        for x in starts:
+            start = (x, 2 * x, 3 * x)
+            assert all(_from_spec(s)(start) for s in offer)
+            assert all(lure_of(start, key) in offer and lure_of(start, key) != key for key in offer)

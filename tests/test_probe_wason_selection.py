@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from lm_eval_cog.audit.strategies import natural_key
+from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.strategies import credit, majority_text_scores, natural_key
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
@@ -21,8 +22,8 @@ TAIL = "Answer with the visible sides of exactly the cards that must be turned o
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand: 0 consonant -> odd: Z (p) and 2 (not-q) must be turned, "Z, 9" (p and q) is the
-    # matching lure; 1 entering Katro needs measles: entering and tetanus; 2 vowel -> even: A and 7
-    # (shown "7, A"), matching "4, A"; 3 drinking beer over 18: beer and 15.
+    # matching lure; 1 a ticket for Guza needs over 18: Guza and 13; 2 vowel -> even: A and 7
+    # (shown "7, A"), matching "4, A"; 3 a ticket for Keli needs over 18: Keli and 10 (shown "10, Keli").
     docs = WASON.generate(0, 4)
     assert docs[0]["prompt"] == (
         ABSTRACT + "You see one side of each card: [E] [2] [Z] [9].\n"
@@ -31,18 +32,16 @@ def test_first_items_of_seed_0_are_pinned():
         "Turn over only the cards you need.\nOptions:\n- 2, Z\n- E, 2\n- E, 9\n- Z, 9\n" + TAIL
     )
     assert docs[3]["prompt"] == (
-        "You are checking that the rules are kept in a bar. Each of four cards shows a person: one side says "
-        "what the person is drinking, the other side the person's age in years. You see one side of each card: "
-        "[beer] [57] [cocoa] [15].\nRule: If a person is drinking beer, they must be over 18 years old.\n"
+        "You are checking tickets at a cinema. Each of four cards shows a visitor: one side names the film the "
+        "visitor has a ticket for, the other side the visitor's age in years. You see one side of each card: "
+        "[10] [Dedal] [26] [Keli].\nRule: If a person has a ticket for Keli, they must be over 18 years old.\n"
         "Which cards must you turn over to find out whether anyone is breaking the rule? Turn over only the "
-        "cards you need.\nOptions:\n- cocoa, 15\n- beer, 15\n- 57, cocoa\n- beer, 57\n" + TAIL
+        "cards you need.\nOptions:\n- 10, Dedal\n- 10, Keli\n- 26, Keli\n- Dedal, 26\n" + TAIL
     )
-    assert docs[1]["choices"] == [
-        "entering, tetanus", "measles, connecting", "measles, entering", "tetanus, connecting"
-    ]
+    assert docs[1]["choices"] == ["13, Guza", "Guza, 34", "Kregun, 13", "Kregun, 34"]
     assert docs[2]["choices"] == ["B, 4", "7, A", "7, B", "4, A"]
     assert [(d["condition"], d["gold"], d["lure"], d["matching"]) for d in docs] == [
-        ("abstract", 0, 3, 3), ("deontic", 0, -1, 2), ("abstract", 1, 3, 3), ("deontic", 1, -1, 3)
+        ("abstract", 0, 3, 3), ("deontic", 0, -1, 1), ("abstract", 1, 3, 3), ("deontic", 1, -1, 2)
     ]
 
 
@@ -63,13 +62,29 @@ def _tests(rule: str):
             return (ante(side), None) if kind_a else (None, cons(side))
 
         return letter_number
-    if m := re.fullmatch(r"If a person is drinking (\w+), they must be over (\d+) years old\.", rule):
-        return lambda side: (None, int(side) > int(m.group(2))) if side.isdigit() else (side == m.group(1), None)
-    if m := re.fullmatch(r"If a letter is sealed, it must carry a (\d+)-cent stamp\.", rule):
-        return lambda side: (None, side == f"{m.group(1)}c") if side.endswith("c") and side[:-1].isdigit() else (side == "sealed", None)
-    m = re.fullmatch(r"If a passenger is entering (\w+), they must be vaccinated against (\w+)\.", rule)
-    form = ("entering", "transit", "connecting")
-    return lambda side: (side == "entering", None) if side in form else (None, side == m.group(2))
+    if m := re.fullmatch(r"If a person has a ticket for (\w+), they must be over (\d+) years old\.", rule):
+        limit = int(m.group(2))
+
+        def age(side):
+            if not side.isdigit():
+                return side == m.group(1), None
+            assert abs(int(side) - limit) >= 2  # "over 18" and "18 or over" agree on every age shown
+            return None, int(side) > limit
+
+        return age
+    if m := re.fullmatch(r"If a letter is addressed to (\w+), it must carry a (\d+)-cent stamp\.", rule):
+        need = int(m.group(2))
+
+        def stamp(side):
+            if not re.fullmatch(r"\d+c", side):
+                return side == m.group(1), None
+            assert int(side[:-1]) <= need  # no dearer stamp: "exactly" and "at least" readings agree
+            return None, int(side[:-1]) == need
+
+        return stamp
+    m = re.fullmatch(r"If a passenger arrives from (\w+), they must be vaccinated against (\w+)\.", rule)
+    # Countries are capitalised nonce names, diseases lower-case words.
+    return lambda side: (side == m.group(1), None) if side[0].isupper() else (None, side == m.group(2))
 
 
 def test_key_and_lure_match_the_printed_rule_and_cards():
@@ -85,7 +100,7 @@ def test_key_and_lure_match_the_printed_rule_and_cards():
         assert doc["lure"] == (doc["matching"] if doc["condition"] == "abstract" else -1)
         assert all(f"- {c}\n" in doc["prompt"] for c in doc["choices"])
         contents.add(doc["content"])
-    assert contents == {"letters", "drinking", "postage", "entry"}
+    assert contents == {"letters", "cinema", "postage", "entry"}
 
 
 def _cards(doc):
@@ -148,14 +163,39 @@ def test_key_is_the_most_and_the_least_similar_option_a_quarter_of_the_time():
             assert sum(_similarity_credit(d["choices"], d["gold"], sign) for d in mine) == 32
 
 
+def test_no_option_text_tells_the_key_across_items():
+    # 1200 items. Deontic options name fresh nonce films and countries, so (up to a rare chance repeat of a
+    # nonce word) no option text recurs across items and none can be learned as "the usual key" (it was
+    # 0.82 for the cross-fitted majority_text strategy when "beer, 16"-like pairs recurred as keys and
+    # "cola, 16"-like pairs as foils). Abstract cards take their roles from random classes: each letter and
+    # number is in the key (p or not-q) about half the times it is shown.
+    docs = WASON.generate(1, 1200)
+    deontic = [d for d in docs if d["condition"] == "deontic"]
+    texts = Counter(c for d in deontic for c in d["choices"])
+    assert len(texts) == 4 * len(deontic) == 2400
+    shown, in_key = Counter(), Counter()
+    for doc in docs:
+        if doc["condition"] == "abstract":
+            for card, role in zip(doc["cards"], doc["roles"]):
+                shown[card] += 1
+                in_key[card] += role in ("p", "not_q")
+    assert len(shown) == 26 and min(shown.values()) >= 30
+    assert all(abs(in_key[c] / n - 0.5) < 0.2 for c, n in shown.items())
+    for condition in WASON.conditions:
+        items = [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], condition)
+                 for d in docs if d["condition"] == condition]
+        blind = [0.25 if s is None else credit(s, item.gold) for s, item in zip(majority_text_scores(items), items)]
+        assert sum(blind) / len(blind) < 0.25 + 0.03
+
+
 def test_items_are_distinct_at_1200():
     docs = WASON.generate(0, 1200)
     assert len({WASON.identity(d) for d in docs}) == 1200
 
 
-def test_a_single_deontic_content_is_drinking_age():
+def test_a_single_deontic_content_is_the_film_age_limit():
     docs = WASON.generate(0, 20, WASON.make_params({"deontic_contents": 1}))
-    assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"drinking"}
+    assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"cinema"}
 
 
 # Document 2 of seed 0: cards 7, B, 4, A; options ["B, 4", "7, A", "7, B", "4, A"].

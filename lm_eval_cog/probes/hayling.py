@@ -3,8 +3,9 @@
 Item: a high-cloze sentence whose last word is a blank, and three single-word options:
 the *prepotent* ending ("He mailed the letter without a ___." -> stamp), a
 *related* word connected to the sentence that is still no sensible ending (postman),
-and an *unrelated* word drawn from domains the sentence does not touch (turnip).
-Conditions cycle by index:
+and an *unrelated* word lent by another frame that shares no domain with this one
+(``_hayling_bank.unconnected``: the letter frame may be offered "beetle", never a word
+of a writing, money or people frame). Conditions cycle by index:
 
 * ``initiation`` (Hayling part A): "Complete the sentence with the word that fits
   best" -> the prepotent ending; no lure;
@@ -20,14 +21,30 @@ the sentence (the ``prepotent`` player) scores 1 and 1; chance is 1/3 (1/2 witho
 the related foil). The frames are our own (``_hayling_bank``), modelled on the
 Hayling items and cloze norms, not the published test's sentences.
 
+Why the unrelated word is borrowed. From a bank of its own, the unrelated word was the
+suppression key and nothing else, so picking the option most often the key in other items
+(the audit's ``majority_text``) found it 71% of the time (chance 1/3). Now every option is
+some frame's word, lent so that each is a key equally often in the items of other
+sentences (items of the same sentence share its ending: knowing that is knowing the
+sentence, not a prior on answer texts): a frame lends other frames either of its words as
+a suppression key, each equally often, and its related word as an initiation foil. With
+every frame the sentence of ``a`` items per condition, each word is a lent key in ``a/2``
+items, and an ending also the key of its own ``a`` initiation items. So an initiation
+item's key, related word and foil are each a key in ``a/2`` items of other sentences; a
+suppression item offers the lure (a key in ``3a/2``), the related word (``a/2``) and a key
+that is, half the time each, an ending (``3a/2``) or a related word (``a/2``). The draws
+are weighted (raked: :func:`draw_weights`) so that within each condition every frame is
+the sentence, and every word is lent, equally often. (Without the related foil the
+suppression key is half the time the less frequent key of the two options: the lure is
+its own frame's initiation key, so two options cannot be balanced both ways.)
+
 Counterbalanced by index within each condition, so that no property of the options alone
 tells the key: the key's rank among the options by length (shortest, middle, longest), in
-alphabetical order and by typicality (summed edit similarity to the other options: the
-prepotent and the related word are often spelled alike, "teeth" / "toothpaste"), each
-rank with no option tied with the key: the frame and the unrelated word are drawn among
-those that give the ranks the index asks for; then the key's option position and the
-position of the other instruction's answer (offset from the key). The rarest
-combination of ranks has 32 (frame, word) pairs, so a task holds up to about 1,700
+alphabetical order and by typicality (summed edit similarity to the other options), each
+rank with no option tied with the key: the (frame, lent word) pair is drawn among those
+that give the ranks the index asks for, with the weights above; then the key's option
+position and the position of the other instruction's answer (offset from the key). The
+rarest combination of ranks has 83 (frame, word) pairs, so a task holds some 4,000
 distinct items.
 """
 
@@ -39,7 +56,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from lm_eval_cog.probes._hayling_bank import FRAMES, UNRELATED, Frame
+from lm_eval_cog.probes._hayling_bank import BLANK, FRAMES, Frame, unconnected
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, place_options
 
@@ -51,6 +68,8 @@ INSTRUCTIONS = {
         "sentence and be unconnected to it in every way."
     ),
 }
+#: Resolution of the draw weights (integers, so that a draw is the same on every machine).
+_WEIGHT_UNITS = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -68,9 +87,17 @@ class HaylingParams:
             raise ValueError(f"hayling parameter 'related_foil' must be a bool, got {self.related_foil!r}")
 
 
-def unrelated_words(frame: Frame) -> list[str]:
-    """The words that may answer Hayling B for ``frame``: every domain it does not avoid."""
-    return [word for domain, words in UNRELATED.items() if domain not in frame.avoid for word in words]
+def lent_words(lender: Frame, condition: str) -> tuple[str, ...]:
+    """The words ``lender`` may lend another frame as its unrelated option: either of its two in
+    suppression (there the key), its related word in initiation (see the module docstring)."""
+    return (lender.prepotent, lender.related) if condition == "suppression" else (lender.related,)
+
+
+@cache
+def lenders(frame: Frame) -> tuple[Frame, ...]:
+    """The frames whose words may stand as ``frame``'s unrelated word: those that share no domain
+    with it (:func:`~lm_eval_cog.probes._hayling_bank.unconnected`)."""
+    return tuple(other for other in FRAMES if unconnected(frame, other))
 
 
 def _rank(word: str, others: tuple[str, ...], key: Any) -> int | None:
@@ -82,8 +109,6 @@ def _rank(word: str, others: tuple[str, ...], key: Any) -> int | None:
 
 
 @cache
-
-
 def option_ranks(options: tuple[str, ...]) -> dict[str, tuple[int | None, int | None, int | None]]:
     """Each option's rank among ``options`` by length, in alphabetical order and by typicality
     (summed edit similarity to the other options; None with two options, where each is as alike
@@ -98,29 +123,78 @@ def option_ranks(options: tuple[str, ...]) -> dict[str, tuple[int | None, int | 
     return out
 
 
+def _after_a(frame: Frame) -> bool:
+    """Whether the blank follows "a": then every option starts with a consonant."""
+    return frame.text.endswith(f" a {BLANK}.")
+
+
+#: A rank cell: the key's (length, alphabetical, typicality) ranks; typicality None with two options.
+Cell = tuple[int, int, int | None]
+
+
 @cache
-def _pairs_by_ranks(related_foil: bool) -> dict[tuple[str, int | None, int | None, int | None], list[tuple[Frame, str]]]:
-    """(condition, key's length rank, alphabetical rank, typicality rank) -> every (frame, unrelated word)."""
-    out: dict[tuple[str, int | None, int | None, int | None], list[tuple[Frame, str]]] = {}
+def _pairs(related_foil: bool, condition: str) -> tuple[tuple[Frame, str, Cell], ...]:
+    """Every (frame, lent word) of ``condition`` with the key's rank cell among the options: its
+    (length, alphabetical, typicality) ranks; pairs where another option ties with the key are
+    left out."""
+    out = []
     for frame in FRAMES:
-        for word in unrelated_words(frame):
-            ranks = option_ranks((frame.prepotent, word) + ((frame.related,) if related_foil else ()))
-            for condition, key in (("initiation", frame.prepotent), ("suppression", word)):
-                out.setdefault((condition, *ranks[key]), []).append((frame, word))
-    return out
+        for lender in lenders(frame):
+            for word in lent_words(lender, condition):
+                if _after_a(frame) and word[0] in "aeiou":
+                    continue
+                options = (frame.prepotent, word) + ((frame.related,) if related_foil else ())
+                ranks = option_ranks(options)[frame.prepotent if condition == "initiation" else word]
+                if None not in ranks[: len(options)]:
+                    out.append((frame, word, ranks))
+    return tuple(out)
 
 
 @cache
-def candidates(related_foil: bool, condition: str, length: int, alphabetical: int,
-               typical: int | None) -> tuple[tuple[Frame, tuple[str, ...]], ...]:
-    """Every frame with the unrelated words that give the key of ``condition`` these ranks among
-    the options (no ties), frames with none left out."""
-    fits: dict[Frame, list[str]] = {}
-    for frame, word in _pairs_by_ranks(related_foil).get((condition, length, alphabetical, typical), []):
-        fits.setdefault(frame, []).append(word)
-    return tuple((frame, tuple(words)) for frame, words in fits.items())
+def draw_weights(related_foil: bool, condition: str) -> dict[Cell, tuple[tuple[Frame, str, float], ...]]:
+    """Rank cell -> its (frame, lent word, probability within the cell) triples.
+
+    Raked (iterative proportional fitting) so that, with every cell drawn equally often as the
+    index asks, every frame is the sentence equally often and every lendable word is lent
+    equally often. The bank must allow it (the tests check that it does): a ValueError names
+    the condition where it does not.
+    """
+    pairs = _pairs(related_foil, condition)
+    k = 3 if related_foil else 2
+    cells = [(length, alpha, typical) for length in range(k) for alpha in range(k)
+             for typical in (range(k) if k == 3 else (None,))]
+    words = sorted({w for lender in FRAMES for w in lent_words(lender, condition)})
+    groups = []  # per margin: each pair's member index, and the number of members
+    for members, of_pair in ((cells, lambda p: p[2]), (FRAMES, lambda p: p[0]), (words, lambda p: p[1])):
+        position = {m: i for i, m in enumerate(members)}
+        groups.append((np.array([position[of_pair(p)] for p in pairs]), len(members)))
+    weights = np.ones(len(pairs))
+    for _ in range(5_000):
+        for member, n in groups:
+            totals = np.bincount(member, weights, minlength=n)
+            if not totals.all():
+                raise ValueError(f"hayling: a frame, word or rank cell of {condition} has no item at all")
+            weights *= (1.0 / n) / totals[member]
+        if all(np.abs(np.bincount(m, weights, minlength=n) * n - 1).max() < 1e-9 for m, n in groups):
+            break
+    else:
+        raise ValueError(f"hayling: no draw weights balance the frames, words and rank cells of {condition}")
+    out: dict[Cell, list[tuple[Frame, str, float]]] = {c: [] for c in cells}
+    for (frame, word, cell), weight in zip(pairs, weights):
+        out[cell].append((frame, word, float(weight * len(cells))))
+    return {cell: tuple(members) for cell, members in out.items()}
 
 
+@cache
+def _draw_table(related_foil: bool, condition: str) -> dict[Cell, tuple[tuple[tuple[Frame, str], ...], np.ndarray]]:
+    """Cell -> ((frame, word) pairs, cumulative integer weights): :func:`draw_weights` in units of
+    2**-24, so that a draw is integer arithmetic, the same on every machine."""
+    table = {}
+    for cell, members in draw_weights(related_foil, condition).items():
+        units = np.rint(np.array([p for *_, p in members]) * _WEIGHT_UNITS).astype(np.int64)
+        kept = units > 0
+        table[cell] = (tuple((f, w) for (f, w, _), k in zip(members, kept) if k), np.cumsum(units[kept]))
+    return table
 
 
 class Hayling(Probe):
@@ -148,9 +222,8 @@ class Hayling(Probe):
         alphabetical = (key_at + length) % k
         typical = (key_at + 2 * length + j // (k * k)) % k if k > 2 else None
         other_offset = 1 + (j // (k * k)) % (k - 1)
-        pool = candidates(params.related_foil, condition, length, alphabetical, typical)
-        frame, fits = pool[int(rng.integers(len(pool)))]
-        unrelated = fits[int(rng.integers(len(fits)))]
+        pairs, cumulative = _draw_table(params.related_foil, condition)[(length, alphabetical, typical)]
+        frame, unrelated = pairs[int(np.searchsorted(cumulative, rng.integers(cumulative[-1]), side="right"))]
         words = [frame.prepotent, unrelated] + ([frame.related] if params.related_foil else [])
         gold, other = (frame.prepotent, unrelated) if condition == "initiation" else (unrelated, frame.prepotent)
         choices = place_options(rng, words, gold, key_at, other, other_offset)

@@ -1,45 +1,54 @@
 """Rule induction: a static companion of Wason's 2-4-6 task (Wason, 1960).
 
-Item: "A hidden rule decides which triples of whole numbers fit it. The triple
-(6, 8, 10) fits the rule.", then 6-10 more triples labelled "fits" / "does not fit"
-by the hidden rule, drawn from CogProbe's rule families with random parameters
-(Song et al., 2025: ascending, increases by k, ascending multiples of k, z = x + y,
-each number r times the one before) and a few more (all multiples of k, all odd,
-last largest, x, 2x, 3x). The hidden rule's family cycles over the six that can
-differ from the initial triple's obvious pattern both ways
-(``_rule_induction_rules.HIDDEN``). Values are whole numbers in 1..``max_value``.
-
-The initial triple is built to fit a second rule, the *obvious* one: the most salient
-surface pattern it shows (equal steps, then equal ratios, then x, 2x, 3x, then
-z = x + y), as "increases by 2" for 2-4-6, the hypothesis Wason's participants held
-and kept confirming with positive tests (Wason, 1960; Klayman & Ha, 1987). The labels
-refute it. Conditions cycle by index:
+Item: "A hidden rule decides which triples of positive integers fit it. The triple
+(2, 4, 6) fits the rule.", then 6-10 more triples labelled "fits" / "does not fit" by
+the hidden rule. Rules come from CogProbe's families with their parameters (Song et al.,
+2025: ascending, increases by k, ascending multiples of k, z = x + y, each number r times
+the one before) and a few more (all multiples of k, all odd, last largest, x, 2x, 3x):
+``_rule_induction_rules.ALL_SPECS``, 25 rules. Values are whole numbers in
+1..``max_value``. The *obvious* rule is a salient surface pattern of the initial triple
+(equal steps, then equal ratios, then x, 2x, 3x, then z = x + y), as "increases by 2" for
+2-4-6, the hypothesis Wason's participants held and kept confirming with positive tests
+(Wason, 1960; Klayman & Ha, 1987); the labels refute it. Conditions cycle by index:
 
 * ``choose_rule``: which of 4 rules (in words, all fitting the initial triple) is the
-  hidden rule? Exactly one fits every label; ``lure`` = the obvious rule;
-* ``apply_rule``: does a new triple fit the hidden rule? yes/no, the triple chosen so
-  that the obvious rule gives the other answer (``lure``); the key alternates yes, no.
-  The key is unique in the whole rule space: every rule of the families
-  (``_rule_induction_rules.ALL_SPECS``, 25 rules) that fits the initial triple and every
-  label gives the key's answer for the new triple (the labels include a triple refuting
-  each rule that would answer otherwise).
+  hidden rule? Exactly one fits every label. The initial triple is (x, 2x, 3x), as 2-4-6,
+  and ``lure`` = the obvious rule = its most salient pattern other than the hidden rule
+  ("increases by x" for x <= 10 unless that is the rule, then "x, 2x, 3x"; above 10,
+  "x, 2x, 3x" unless that is the rule, then "sum");
+* ``apply_rule``: does a new triple fit the hidden rule? yes/no. The hidden rule's family
+  cycles over the six that can differ from the obvious pattern both ways
+  (``_rule_induction_rules.HIDDEN``), the initial triple is built so that its most salient
+  pattern is the obvious rule, and the new triple so that the obvious rule gives the other
+  answer (``lure``); the key alternates yes, no. The key is unique in the whole rule space:
+  every rule that fits the initial triple and every label gives the key's answer for the
+  new triple (the labels include a triple refuting each rule that would answer otherwise).
 
-Options of ``choose_rule`` are counterbalanced by construction, within the condition
-(item j = index // 2 of it): the key's place cycles over the four places, and each
-rule is worded in one of four equivalent ways (``WORDINGS``), chosen so that the
-key's rank by length (characters and words alike) and its rank in alphabetical order
-among the options each cycle over the four ranks too: the shortest, the longest, the
-first or last in sorted order is the key a quarter of the time.
+Options of ``choose_rule`` are counterbalanced by construction (:func:`plan`). The items
+come in groups of four that offer the same four rules in the same words (:func:`offers`:
+the triple's two most salient patterns and two more rules that fit it; :func:`wordings`:
+one of the equivalent wordings of each, ``WORDINGS``, with their orders by length in
+characters and in words alike), and each of the four is the key of one item of the group.
+So every option text is the key exactly a quarter of the times it is offered (no answer
+text recurs as the key more than as a foil), and within each group the key takes each
+place, each rank by length and each rank in alphabetical order once: the shortest, the
+longest, the first or last in sorted order is the key a quarter of the time. This needs
+salient keys, hence the (x, 2x, 3x) triples: a salient rule can be hidden, with another
+salient rule as the obvious one, only in a triple that shows two, and only (x, 2x, 3x)
+triples do; the ratio and odd rules fit none and are never offered, and "x, 2x, 3x" is
+offered in every item.
 
 Effect: ``obvious_rule_share`` = share of ``choose_rule`` errors (invalid answers
 included) that pick the obvious rule: chance 1/3 (one of the three wrong options),
-1 for a player who holds on to the first pattern (the ``prepotent`` player, who also
+1 for a player who always picks the obvious rule (the ``prepotent`` player, who also
 scores 0 on both conditions). Chance accuracy: 0.25 / 0.5.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -55,7 +64,7 @@ YES_NO = ["yes", "no"]
 OPTIONS = 4
 _POOL = 24  # triples drawn per source when looking for a triple with given verdicts
 _MAX_TRIES = 2_000
-_DISTRACTOR_TRIES = 40
+_HASH = 2_654_435_761  # Knuth's multiplicative hash: the wordings of group g
 _NUMBER = re.compile(r"(\d+)")
 _WORD = re.compile(r"\w+")
 
@@ -93,51 +102,109 @@ class Plan:
     place: int = 0  # choose_rule: the key's place among the options
     length_rank: int = 0  # choose_rule: the key's rank by length among the options (0 = shortest)
     order_rank: int = 0  # choose_rule: the key's rank in alphabetical order (0 = first)
+    offer: tuple[str, ...] = ()  # choose_rule: the four rules offered (the hidden one among them)
+    texts: tuple[str, ...] = ()  # choose_rule: their wordings, in the same order
+    hidden: str = ""  # choose_rule: the hidden rule
+    starts: tuple[int, ...] = ()  # choose_rule: the x of an initial triple (x, 2x, 3x) that every rule offered fits
 
 
-def plan(index: int) -> Plan:
+def plan(index: int, max_value: int = RuleInductionParams.max_value) -> Plan:
     """Item ``index``'s plan: j = index // 2 counts the items of its condition. apply_rule:
     yes / no alternate, the family changes every second item (so each family has both keys).
-    choose_rule: in every run of 16 items the (place, length rank) pairs take all 16 values
-    and the alphabetical rank is (place + length rank) mod 4, so each place and rank is the
-    key's every fourth item, crossed with the others; the family changes every 16 items."""
+    choose_rule: items 4g..4g+3 (group g) offer the same four rules in the same words (the
+    offers of :func:`offers` in a fixed stride; one of :func:`wordings` picked by a hash of g).
+    In item 4g + p the key is at place p and is the rule whose wording has length rank
+    (p + g) mod 4: each rule text of a group is its key once, each place, length rank and
+    alphabetical rank is the key's once per group, and every 4 groups (16 items) the (place,
+    length rank) pairs take all 16 values."""
     condition = cycle(CONDITIONS, index)
     j = index // len(CONDITIONS)
     hidden = rules.HIDDEN
     if condition == "apply_rule":
         return Plan(condition, hidden[(j // 2) % len(hidden)], query_fits=j % 2 == 0)
-    place, length_rank = j % OPTIONS, (j // OPTIONS) % OPTIONS
+    group, place = divmod(j, OPTIONS)
+    length_rank = (place + group) % OPTIONS
+    table = offers(max_value)
+    offer, starts = table[(group * _stride(len(table))) % len(table)]
+    choices = wordings(offer)
+    texts = choices[(group * _HASH) % len(choices)]
+    lengths = [len(t) for t in texts]
+    key = sorted(range(OPTIONS), key=lengths.__getitem__)[length_rank]
+    order_rank = sorted(range(OPTIONS), key=lambda k: natural_key(texts[k])).index(key)
     return Plan(
-        condition, hidden[(j // OPTIONS**2) % len(hidden)], place=place, length_rank=length_rank,
-        order_rank=(place + length_rank) % OPTIONS,
+        condition, rules.split(offer[key])[0], place=place, length_rank=length_rank, order_rank=order_rank,
+        offer=offer, texts=texts, hidden=offer[key], starts=starts,
     )
+
+
+def salient(t: Triple) -> list[str]:
+    """The salient patterns (``_rule_induction_rules.SALIENT``) that triple ``t`` shows, most
+    salient first: equal steps, equal ratios, x 2x 3x, sum."""
+    return [s for s in rules.ALL_SPECS if rules.split(s)[0] in rules.SALIENT and rules.holds(s, t)]
+
+
+def lure_of(start: Triple, hidden: str) -> str:
+    """The obvious rule of a choose_rule item: the most salient pattern of ``start`` other than
+    the hidden rule."""
+    return next(s for s in salient(start) if s != hidden)
+
+
+def _stride(n: int) -> int:
+    """A step through ``n`` offers, coprime with ``n`` (each offer once in ``n`` groups) and large
+    enough that consecutive groups offer rules for different triples."""
+    step = 37
+    while math.gcd(step, n) != 1:
+        step += 1
+    return step
+
+
+@functools.cache
+def offers(max_value: int) -> tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]:
+    """Every set of four rules a choose_rule item can offer, with the x of the initial triples
+    (x, 2x, 3x), 3x <= max_value, that they all fit: the triple's two most salient patterns
+    (``step:x`` and ``x2x3x`` for x <= 10, else ``x2x3x`` and ``sum``) and two other rules of the
+    space that fit it, so that whichever of the four is hidden, the obvious rule is offered."""
+    top = max_value // 3
+    out = []
+
+    def fits(spec: str, x: int) -> bool:
+        return rules.holds(spec, (x, 2 * x, 3 * x))
+
+    for x in range(1, min(10, top) + 1):
+        base = (f"step:{x}", "x2x3x")
+        others = [s for s in rules.ALL_SPECS if s not in base and fits(s, x)]
+        out += [(base + pair, (x,)) for pair in itertools.combinations(others, 2)]
+    base = ("x2x3x", "sum")
+    others = [s for s in rules.ALL_SPECS if s not in base and rules.split(s)[0] != "step"]
+    for pair in itertools.combinations(others, 2):
+        starts = tuple(x for x in range(11, top + 1) if all(fits(s, x) for s in base + pair))
+        if starts:
+            out.append((base + pair, starts))
+    return tuple(out)
+
+
+@functools.cache
+def wordings(offer: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every choice of one wording per rule offered (``_rule_induction_rules.WORDINGS``) in which the
+    rules' orders by length in characters and in words are the same, with no ties, and no two
+    wordings tie in alphabetical order."""
+    texts = [[rules.words(s, v) for v in range(len(rules.WORDINGS[rules.split(s)[0]]))] for s in offer]
+    out = []
+    for combo in itertools.product(*texts):
+        chars = [len(t) for t in combo]
+        words = [len(_WORD.findall(t)) for t in combo]
+        if len(set(chars)) == len(set(words)) == len({natural_key(t) for t in combo}) == len(combo) and sorted(
+            range(len(combo)), key=chars.__getitem__
+        ) == sorted(range(len(combo)), key=words.__getitem__):
+            out.append(combo)
+    if not out:  # pragma: no cover - tests check every offer
+        raise AssertionError(f"rule_induction: no wordings of {offer} rank alike by characters and words")
+    return tuple(out)
 
 
 def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
     """Sort key of a text with its numbers by value ("multiples of 3" before "multiples of 10")."""
     return tuple((0, int(p)) if p.isdigit() else (1, p.casefold()) for p in _NUMBER.split(text) if p)
-
-
-def _rank(values: list[Any], at: int) -> int | None:
-    """Rank of ``values[at]`` in ascending order, None if another value ties with it."""
-    if sum(v == values[at] for v in values) > 1:
-        return None
-    return sum(v < values[at] for v in values)
-
-
-def word_options(rng: np.random.Generator, specs: list[str], key: int, plan_: Plan) -> list[str] | None:
-    """One wording per rule such that the key's ranks by length in characters and in words
-    are the plan's length rank and its alphabetical rank the plan's order rank, with no ties
-    (None: no wording does). The wordings are tried in random order."""
-    texts = [[rules.words(s, v) for v in range(len(rules.WORDINGS[rules.split(s)[0]]))] for s in specs]
-    features = [[(len(t), len(_WORD.findall(t)), natural_key(t)) for t in options] for options in texts]
-    combos = list(itertools.product(*(range(len(options)) for options in texts)))
-    wanted = (plan_.length_rank, plan_.length_rank, plan_.order_rank)
-    for k in rng.permutation(len(combos)):
-        chosen = [features[i][v] for i, v in enumerate(combos[int(k)])]
-        if all(_rank([f[m] for f in chosen], key) == wanted[m] for m in range(3)):
-            return [texts[i][v] for i, v in enumerate(combos[int(k)])]
-    return None
 
 
 def _find(rng: np.random.Generator, sources: list[str], top: int, want: Any, avoid: set[Triple]) -> Triple | None:
@@ -159,28 +226,22 @@ def consistent(start: Triple, labelled: list[Triple], hidden: str) -> list[str]:
 def _options(
     rng: np.random.Generator, plan_: Plan, hidden: str, obvious: str, start: Triple
 ) -> tuple[list[str], list[str]] | None:
-    """(candidate rules in option order, their words): the hidden rule at the plan's place, the
-    obvious rule and two distractors fitting the initial triple elsewhere, worded by
-    :func:`word_options` (apply_rule items keep the first wording: no options are shown)."""
+    """apply_rule's candidate rules (not shown) and their first wordings: the hidden rule at the
+    plan's place (0), the obvious rule and two distractors fitting the initial triple in random
+    order."""
     fitting = [s for s in rules.ALL_SPECS if s not in (hidden, obvious) and rules.holds(s, start)]
     if len(fitting) < 2:
         return None
-    for _ in range(_DISTRACTOR_TRIES):
-        distractors = [fitting[int(k)] for k in rng.choice(len(fitting), 2, replace=False)]
-        others = [obvious, *distractors]
-        others = [others[int(k)] for k in rng.permutation(len(others))]
-        specs = others[: plan_.place] + [hidden] + others[plan_.place :]
-        if plan_.condition == "apply_rule":
-            return specs, [rules.words(s) for s in specs]
-        texts = word_options(rng, specs, plan_.place, plan_)
-        if texts is not None:
-            return specs, texts
-    return None
+    distractors = [fitting[int(k)] for k in rng.choice(len(fitting), 2, replace=False)]
+    others = [obvious, *distractors]
+    others = [others[int(k)] for k in rng.permutation(len(others))]
+    specs = others[: plan_.place] + [hidden] + others[plan_.place :]
+    return specs, [rules.words(s) for s in specs]
 
 
 def _draw_item(rng: np.random.Generator, params: RuleInductionParams, plan_: Plan) -> dict[str, Any] | None:
-    """One attempt: hidden rule of the plan's family, obvious rule, initial triple, options,
-    query and labels (None: this draw admits no item)."""
+    """One attempt at an apply_rule item: hidden rule of the plan's family, obvious rule, initial
+    triple, candidates, query and labels (None: this draw admits no item)."""
     top = params.max_value
     obvious = rules.draw_spec(rng, rules.SALIENT)
     hidden = rules.draw_spec(rng, (plan_.family,))
@@ -195,15 +256,13 @@ def _draw_item(rng: np.random.Generator, params: RuleInductionParams, plan_: Pla
     if options is None:
         return None
     specs, texts = options
-    query = None
-    if plan_.condition == "apply_rule":
-        fits = plan_.query_fits
-        query = _find(
-            rng, [hidden, obvious], top,
-            lambda t: rules.holds(hidden, t) == fits and rules.holds(obvious, t) != fits, {start},
-        )
-        if query is None:
-            return None
+    fits = plan_.query_fits
+    query = _find(
+        rng, [hidden, obvious], top,
+        lambda t: rules.holds(hidden, t) == fits and rules.holds(obvious, t) != fits, {start},
+    )
+    if query is None:
+        return None
     n_labels = int(rng.integers(params.min_labels, params.max_labels + 1))
     labelled = _labels(rng, params, hidden, [s for s in specs if s != hidden], start, query, n_labels)
     if labelled is None:
@@ -212,6 +271,28 @@ def _draw_item(rng: np.random.Generator, params: RuleInductionParams, plan_: Pla
     return {
         "hidden": hidden, "obvious": obvious, "specs": specs, "texts": texts, "start": start,
         "labelled": [labelled[int(k)] for k in order], "query": query,
+    }
+
+
+def _draw_choice(rng: np.random.Generator, params: RuleInductionParams, plan_: Plan) -> dict[str, Any] | None:
+    """One attempt at a choose_rule item: the plan's four rules in its words, the hidden one at its
+    place and the others in random order; an initial triple (x, 2x, 3x) that they all fit; labels
+    refuting each rule but the hidden one (None: this draw admits no item)."""
+    x = plan_.starts[int(rng.integers(len(plan_.starts)))]
+    start = (x, 2 * x, 3 * x)
+    hidden = plan_.hidden
+    others = [s for s in plan_.offer if s != hidden]
+    others = [others[int(k)] for k in rng.permutation(len(others))]
+    specs = others[: plan_.place] + [hidden] + others[plan_.place :]
+    texts = [plan_.texts[plan_.offer.index(s)] for s in specs]
+    n_labels = int(rng.integers(params.min_labels, params.max_labels + 1))
+    labelled = _labels(rng, params, hidden, others, start, None, n_labels)
+    if labelled is None:
+        return None
+    order = rng.permutation(len(labelled))
+    return {
+        "hidden": hidden, "obvious": lure_of(start, hidden), "specs": specs, "texts": texts, "start": start,
+        "labelled": [labelled[int(k)] for k in order], "query": None,
     }
 
 
@@ -281,10 +362,11 @@ class RuleInduction(Probe):
     effects: ClassVar[dict[str, tuple[str, bool]]] = {"obvious_rule_share": ("conditional_mean", False)}
 
     def item(self, rng: np.random.Generator, params: RuleInductionParams, index: int) -> dict[str, Any]:
-        plan_ = plan(index)
+        plan_ = plan(index, params.max_value)
+        draw = _draw_choice if plan_.condition == "choose_rule" else _draw_item
         found = None
         for _ in range(_MAX_TRIES):
-            found = _draw_item(rng, params, plan_)
+            found = draw(rng, params, plan_)
             if found is not None:
                 break
         if found is None:  # pragma: no cover - every family pair is retried until one works

@@ -25,12 +25,23 @@ Conditions alternate by index:
 * ``abstract``: letters and numbers, with a random rule ("If a card has a vowel on
   one side, then it has an even number on the other side"; antecedent on the letter
   or the number side, each class picked at random) and random cards;
-* ``deontic``: a permission rule with random content: drinking age (Griggs & Cox,
-  1982: "If a person is drinking beer, they must be over 18 years old"), postage
-  (Johnson-Laird, Legrenzi & Legrenzi, 1972) or entry vaccination (Cheng & Holyoak,
-  1985), with random drinks, ages, stamps, diseases and a nonce country. Postage comes
-  only in the items where p ("sealed") is the longer card, against "open" (see
-  :func:`_contents`).
+* ``deontic``: a permission rule about one of two nonce-named things (Cheng & Holyoak's
+  permission schema, 1985): an age limit on a film (as the drinking age of Griggs & Cox,
+  1982: "If a person has a ticket for Velmor, they must be over 15 years old"), postage
+  by destination (Johnson-Laird, Legrenzi & Legrenzi, 1972: "If a letter is addressed to
+  Velmor, it must carry a 50-cent stamp", the not-q stamp always cheaper) or a
+  vaccination required of arrivals from a country (Cheng & Holyoak, 1985), with random
+  ages, stamps and diseases.
+
+No option text carries information about the key across items. Abstract cards take
+their roles from random classes, so each letter-number pair is the key as often as any
+other pair of its roles. Every deontic option names one of the item's two nonce names,
+fresh in each item and drawn alike (which one the rule names follows the length design),
+so deontic option texts do not recur across items (which age or stamp is not-q, the
+younger or cheaper one, the rule itself says). Real names could not do this: with the
+drinking age "beer, 16" is always the violating pair and "cola, 16" never, and the
+contrapositive rule ("If a person is under 18, they must not drink beer") has the same
+violating pair.
 
 The ``_gen`` answer is a set of visible sides ("7, A", "A and 7"): order-insensitive;
 a well-formed set of the shown cards that is none of the options (e.g. "K", or "A" alone)
@@ -55,7 +66,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from lm_eval_cog.probes._syllogism_nonce import nonce_word
+from lm_eval_cog.probes._syllogism_nonce import nonce_words
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, normalize_answer
 
@@ -66,12 +77,12 @@ ROLES = ("p", "not_p", "q", "not_q")
 OPTION_SETS = (("p", "q"), ("p", "not_q"), ("not_p", "q"), ("not_p", "not_q"))
 KEY, MATCHING = ("p", "not_q"), ("p", "q")
 N_OPTIONS = len(OPTION_SETS)
-DEONTIC = ("drinking", "postage", "entry")
+DEONTIC = ("cinema", "postage", "entry")
 
 VOWELS, CONSONANTS = "AEIU", "BDFGKLMNPRSTVZ"  # no O (zero), no Y (half vowel)
 EVENS, ODDS = "2468", "3579"
-ALCOHOL = ("beer", "wine", "whisky", "cider", "vodka", "rum", "gin", "sherry", "brandy")
-SOFT = ("cola", "juice", "water", "milk", "tea", "lemonade", "coffee", "cocoa")
+#: Stamp values in cents (two digits: the q and not-q stamps are as long as each other).
+STAMPS = (10, 15, 20, 25, 30, 40, 50, 60, 75, 90)
 #: Diseases by length: the needed vaccine and the other one are as long as each other.
 DISEASES = ("mumps", "polio", "rabies", "typhus", "cholera", "typhoid", "measles", "tetanus", "hepatitis", "influenza")
 QUESTION = "Which cards must you turn over"
@@ -117,7 +128,7 @@ SIMILARITY_CLASSES[("abstract", True)] = SIMILARITY_CLASSES[("abstract", False)]
 @dataclass(frozen=True)
 class WasonParams:
     """Attributes:
-    deontic_contents: How many deontic contents to draw from, 1..3 (3): drinking age,
+    deontic_contents: How many deontic contents to draw from, 1..3 (3): film age limit,
         then postage, then entry vaccination.
     """
 
@@ -176,50 +187,48 @@ def _abstract(rng: np.random.Generator) -> tuple[str, str, dict[str, str]]:
     return setting, rule, sides
 
 
+def _names(rng: np.random.Generator, p_longer: bool) -> tuple[str, str, str]:
+    """(place, p name, not-p name): three distinct capitalised nonce names, the p name longer than
+    the not-p name when ``p_longer`` (shorter otherwise). The two card names are drawn alike, so
+    that which of them the rule names carries no information."""
+    while True:
+        place, first, second = (w.capitalize() for w in nonce_words(rng, 3))
+        if len(first) != len(second):
+            longer, shorter = (first, second) if len(first) > len(second) else (second, first)
+            return (place, longer, shorter) if p_longer else (place, shorter, longer)
+
+
 def _deontic(rng: np.random.Generator, content: str, p_longer: bool) -> tuple[str, str, dict[str, str]] | None:
-    """(setting, rule, visible side by role) of a permission rule whose p card is longer than its
-    not-p card when ``p_longer`` (shorter otherwise) and whose q and not-q cards are as long as
-    each other; None when this draw misses that."""
-    if content == "drinking":
-        limit = int(_pick(rng, ("18", "21")))
-        drink, soft = _pick(rng, ALCOHOL), _pick(rng, SOFT)
-        # Two-digit ages on both sides of the limit.
-        sides = {"p": drink, "not_p": soft, "q": str(int(rng.integers(limit + 2, 66))),
-                 "not_q": str(int(rng.integers(13, limit - 1)))}
-        setting = ("You are checking that the rules are kept in a bar. Each of four cards shows a person: one side "
-                   "says what the person is drinking, the other side the person's age in years.")
-        rule = f"If a person is drinking {drink}, they must be over {limit} years old."
+    """(setting, rule, visible side by role) of a permission rule about one of two nonce-named
+    films, countries of address or countries of departure (p longer than not-p when ``p_longer``,
+    shorter otherwise), with q and not-q cards as long as each other; None when this draw misses
+    that."""
+    place, p, not_p = _names(rng, p_longer)
+    if content == "cinema":
+        limit = int(_pick(rng, ("12", "15", "18")))
+        # Two-digit ages at least 2 years from the limit on either side.
+        sides = {"p": p, "not_p": not_p, "q": str(int(rng.integers(limit + 2, 66))),
+                 "not_q": str(int(rng.integers(10, limit - 1)))}
+        setting = ("You are checking tickets at a cinema. Each of four cards shows a visitor: one side names the "
+                   "film the visitor has a ticket for, the other side the visitor's age in years.")
+        rule = f"If a person has a ticket for {p}, they must be over {limit} years old."
     elif content == "postage":
-        high = int(_pick(rng, ("40", "50", "60", "75", "90")))
-        low = int(_pick(rng, ("10", "15", "20", "25", "30")))
-        sides = {"p": "sealed", "not_p": "open", "q": f"{high}c", "not_q": f"{low}c"}
-        setting = ("You are checking letters in a post office. Each of four cards shows a letter: one side says "
-                   "whether the envelope is sealed or open, the other side shows its only stamp "
+        low, high = sorted(int(v) for v in rng.choice(STAMPS, 2, replace=False))
+        sides = {"p": p, "not_p": not_p, "q": f"{high}c", "not_q": f"{low}c"}
+        setting = ("You are checking letters in a post office. Each of four cards shows a letter: one side names "
+                   "the country it is addressed to, the other side shows its only stamp "
                    "(e.g. 10c for a 10-cent stamp).")
-        rule = f"If a letter is sealed, it must carry a {high}-cent stamp."
+        rule = f"If a letter is addressed to {p}, it must carry a {high}-cent stamp."
     else:
-        country = nonce_word(rng).capitalize()
         needed, other = _pick_two(rng, DISEASES)
-        transit = "transit" if p_longer else "connecting"  # "entering" is longer than the one, shorter than the other
-        sides = {"p": "entering", "not_p": transit, "q": needed, "not_q": other}
-        setting = (f"You are an immigration officer at the airport of {country}. Each of four cards shows a "
-                   f"passenger's form: one side says whether the passenger is entering {country} or only "
-                   f"{'in transit' if transit == 'transit' else 'connecting'}, the other side names the one disease "
-                   "the passenger is vaccinated against.")
-        rule = f"If a passenger is entering {country}, they must be vaccinated against {needed}."
-    if len(sides["q"]) != len(sides["not_q"]) or (len(sides["p"]) > len(sides["not_p"])) != p_longer:
-        return None
-    if len(sides["p"]) == len(sides["not_p"]):
+        sides = {"p": p, "not_p": not_p, "q": needed, "not_q": other}
+        setting = (f"You are an immigration officer at the airport of {place}. Each of four cards shows a "
+                   "passenger's form: one side names the country the passenger arrives from, the other side "
+                   "the one disease the passenger is vaccinated against.")
+        rule = f"If a passenger arrives from {p}, they must be vaccinated against {needed}."
+    if len(sides["q"]) != len(sides["not_q"]):
         return None
     return setting, rule, sides
-
-
-def _contents(params: WasonParams, p_longer: bool) -> tuple[str, ...]:
-    """The deontic contents an item draws from. Postage only where p ("sealed") is longer than
-    not-p ("open"): with "unsealed", which contains "sealed", spelling similarity ties the key to
-    the matching pair in a way no display order balances."""
-    contents = DEONTIC[: params.deontic_contents]
-    return contents if p_longer else tuple(c for c in contents if c != "postage")
 
 
 def _option_text(sides: Mapping[str, str], roles: list[str], option: tuple[str, ...]) -> str:
@@ -287,7 +296,7 @@ class WasonSelection(Probe):
         condition = cycle(CONDITIONS, index)
         rank, similar, p_longer, position = design(index)
         for _ in range(MAX_DRAWS):
-            content = "letters" if condition == "abstract" else _pick(rng, _contents(params, p_longer))
+            content = "letters" if condition == "abstract" else _pick(rng, DEONTIC[: params.deontic_contents])
             drawn = _abstract(rng) if content == "letters" else _deontic(rng, content, p_longer)
             roles = None if drawn is None else _display_order(rng, drawn[2], rank, similar)
             if roles is not None:
