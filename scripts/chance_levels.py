@@ -107,7 +107,13 @@ def main() -> None:
         "--paradigm", action="append", default=None,
         help="simulate only this paradigm (repeatable) and keep every other stored level (implies --no-oddball)",
     )
+    ap.add_argument(
+        "--preset", action="append", default=None,
+        help="with --paradigm: simulate only this preset (repeatable; e.g. the static probe a reflect preset asks)",
+    )
     args = ap.parse_args()
+    if args.preset and not args.paradigm:
+        ap.error("--preset needs --paradigm")
     if args.paradigm:
         unknown = sorted(set(args.paradigm) - set(available()))
         if unknown:
@@ -121,7 +127,10 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) if args.workers > 1 else contextlib.nullcontext() as pool:
         for name in args.paradigm or available():
             paradigm = get_paradigm(name)
-            for preset in paradigm.presets:
+            presets = [p for p in paradigm.presets if not args.preset or p in args.preset]
+            if args.preset and not presets:
+                ap.error(f"no preset {args.preset} in {name}; available: {sorted(paradigm.presets)}")
+            for preset in presets:
                 samples[(name, preset)] = simulate_paradigm(name, preset, args.sims, pool)
                 metrics[(name, preset)] = paradigm.primary_metric
     if not args.no_oddball:
@@ -129,7 +138,8 @@ def main() -> None:
         metrics[ODDBALL] = "score"
 
     levels: dict[str, dict[str, Any]] = {
-        name: entries for name, entries in previous.get("levels", {}).items() if name not in (args.paradigm or ())
+        name: dict(entries) for name, entries in previous.get("levels", {}).items()
+        if name not in (args.paradigm or ()) or args.preset
     }
     print(f"{'paradigm':<10}{'preset':<24}{'metric':<20}{'mean':>9}{'se':>8}{'p95':>9}{'sd':>8}{'sims':>9}")
     for (name, preset), values in samples.items():

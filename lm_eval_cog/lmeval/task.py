@@ -44,6 +44,7 @@ from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names, process_re
 from lm_eval_cog.paradigms import chance, get_paradigm, make_env
 from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
 from lm_eval_cog.rendering import Renderer, render_plain
+from lm_eval_cog.stderr import nanmean
 from lm_eval_cog.transcripts import CACHED_METRIC, FAILED_METRIC, score_transcript
 
 _LOG = logging.getLogger(__name__)
@@ -82,11 +83,11 @@ class InteractiveTask(ConfigurableTask):
         cfg.setdefault("test_split", "test")
         cfg["generation_kwargs"] = {**_DEFAULT_GEN[strategy], **(cfg.get("generation_kwargs") or {})}
         cfg["metric_list"] = [
-            {"metric": s.name, "aggregation": "nanmean", "higher_is_better": s.higher_is_better}
+            {"metric": s.name, "aggregation": nanmean, "higher_is_better": s.higher_is_better}
             for s in self.paradigm.metric_specs
         ] + [
             {"metric": FAILED_METRIC, "aggregation": "mean", "higher_is_better": False},
-            {"metric": CACHED_METRIC, "aggregation": "nanmean", "higher_is_better": True},
+            {"metric": CACHED_METRIC, "aggregation": nanmean, "higher_is_better": True},
         ]
         # Chance level of the primary metric for these parameters (NaN once a parameter
         # leaves the preset): constants, reported beside the score in the results JSON.

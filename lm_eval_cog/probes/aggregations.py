@@ -5,8 +5,8 @@ mechanism its ``ifeval`` task uses) and reports what it returns under
 ``"<metric>,<filter>"``. An effect needs more than a mean, so each document
 reports a small tuple and these functions combine them. Every function returns
 NaN when the items hold nothing to measure (e.g. ``--limit`` left out a condition).
-lm-eval gives these metrics no standard error ("N/A"): the per-condition accuracies
-beside them (``acc_<condition>``, plain means) carry theirs.
+Each carries its standard error (:mod:`lm_eval_cog.stderr`): a closed form where one
+is known, else a bootstrap over documents (ECE).
 """
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ import math
 from collections.abc import Sequence
 
 from lm_eval_cog.paradigms.measures import d_prime
+from lm_eval_cog.stderr import (
+    bootstrapped,
+    difference_stderr,
+    dprime_stderr,
+    mean_stderr,
+    ratio_stderr,
+    with_stderr,
+)
 
 #: ``side`` of a document in a :func:`difference`: counted in A, in B, or in neither.
 SIDE_A, SIDE_B, NEITHER = 1, -1, 0
@@ -26,6 +34,11 @@ def difference_side(value: object, a: object, b: object) -> int:
     return SIDE_A if value == a else SIDE_B if value == b else NEITHER
 
 
+def _difference_stderr(items: Sequence[tuple[int, float]]) -> float:
+    return difference_stderr([v for side, v in items if side == SIDE_A], [v for side, v in items if side == SIDE_B])
+
+
+@with_stderr(_difference_stderr)
 def difference(items: Sequence[tuple[int, float]]) -> float:
     """mean(value | side A) - mean(value | side B), e.g. Stroop interference =
     acc(congruent) - acc(incongruent) from items ``(side, correct)``."""
@@ -36,6 +49,7 @@ def difference(items: Sequence[tuple[int, float]]) -> float:
     return sum(a) / len(a) - sum(b) / len(b)
 
 
+@with_stderr(lambda items: mean_stderr([v for included, v in items if included]))
 def conditional_mean(items: Sequence[tuple[bool, float]]) -> float:
     """mean(value | included) over items ``(included, value)``, e.g. the share of
     incongruent errors that name the word (included: an incongruent error)."""
@@ -43,6 +57,7 @@ def conditional_mean(items: Sequence[tuple[bool, float]]) -> float:
     return sum(kept) / len(kept) if kept else math.nan
 
 
+@with_stderr(lambda items: ratio_stderr([n for n, _ in items], [d for _, d in items]))
 def pooled_rate(items: Sequence[tuple[float, float]]) -> float:
     """sum(numerators) / sum(denominators) over items ``(numerator, denominator)``:
     a rate over the positions of every document (e.g. false alarms / no-go positions)."""
@@ -50,13 +65,18 @@ def pooled_rate(items: Sequence[tuple[float, float]]) -> float:
     return sum(float(n) for n, _ in items) / den if den else math.nan
 
 
+def _pooled_counts(items: Sequence[tuple[int, int, int, int]]) -> tuple[int, ...]:
+    return tuple(sum(int(item[k]) for item in items) for k in range(4))
+
+
+@with_stderr(lambda items: dprime_stderr(*_pooled_counts(items)))
 def pooled_dprime(items: Sequence[tuple[int, int, int, int]]) -> float:
     """d' (log-linear correction, :func:`~lm_eval_cog.paradigms.measures.d_prime`) of
     the summed counts ``(hits, signal trials, false alarms, noise trials)``."""
-    hits, signal, fas, noise = (sum(int(item[k]) for item in items) for k in range(4))
-    return d_prime(hits, signal, fas, noise)
+    return d_prime(*_pooled_counts(items))
 
 
+@bootstrapped
 def ece(items: Sequence[tuple[float, float]], bins: int = 10) -> float:
     """Expected calibration error (Naeini et al. 2015; Guo et al. 2017) of items
     ``(confidence, correct)``: sum over equal-width confidence bins of

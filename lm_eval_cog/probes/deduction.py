@@ -51,6 +51,7 @@ from lm_eval_cog.paradigms.base import require_probability
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
+from lm_eval_cog.stderr import slope_stderr, with_stderr
 
 MAX_DEPTH = 5
 CONDITIONS = tuple(f"d{k}" for k in range(MAX_DEPTH + 1))
@@ -199,6 +200,7 @@ def rotation(label: str, place: int) -> list[str]:
     return [LABELS[(shift + k) % len(LABELS)] for k in range(len(LABELS))]
 
 
+@with_stderr(lambda items: slope_stderr([float(d) for d, _ in items], [float(c) for _, c in items]))
 def slope(items: Sequence[tuple[int, float]]) -> float:
     """Least-squares slope of accuracy on depth over items ``(depth, correct)``; NaN
     without two different depths."""

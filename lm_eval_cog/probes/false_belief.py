@@ -64,6 +64,7 @@ from lm_eval_cog.paradigms.base import episode_seed, require_int, require_probab
 from lm_eval_cog.probes._false_belief_banks import CONTAINERS, NAMES, OBJECTS, ROOMS
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.stderr import mean_stderr, with_stderr
 
 CONDITIONS = ("first_order_false", "first_order_true", "second_order_false", "reality", "memory")
 QUESTIONS_PER_STORY = len(CONDITIONS)
@@ -408,18 +409,23 @@ class FalseBelief(Probe):
         }
 
 
-def joint_false_belief(items: Sequence[tuple[int, str, float]]) -> float:
-    """Share of stories whose first-order false-belief, reality and memory questions are
-    all right, over items ``(story, condition, correct)``; only stories with all five
-    questions count (``--limit`` may cut the last one); NaN if none is complete."""
+def _joint_per_story(items: Sequence[tuple[int, str, float]]) -> list[float]:
+    """1/0 per complete story: its first-order false-belief, reality and memory questions all right."""
     stories: dict[int, dict[str, float]] = {}
     for story, condition, correct in items:
         stories.setdefault(int(story), {})[str(condition)] = float(correct)
     complete = [s for s in stories.values() if set(s) == set(CONDITIONS)]
-    if not complete:
-        return math.nan
-    joint = [all(s[c] == 1.0 for c in ("first_order_false", "reality", "memory")) for s in complete]
-    return sum(joint) / len(joint)
+    return [float(all(s[c] == 1.0 for c in ("first_order_false", "reality", "memory"))) for s in complete]
+
+
+@with_stderr(lambda items: mean_stderr(_joint_per_story(items)))
+def joint_false_belief(items: Sequence[tuple[int, str, float]]) -> float:
+    """Share of stories whose first-order false-belief, reality and memory questions are
+    all right, over items ``(story, condition, correct)``; only stories with all five
+    questions count (``--limit`` may cut the last one); NaN if none is complete.
+    Its standard error is over stories (the unit that is sampled), not questions."""
+    joint = _joint_per_story(items)
+    return sum(joint) / len(joint) if joint else math.nan
 
 
 PROBE = FalseBelief()

@@ -54,6 +54,7 @@ import numpy as np
 from lm_eval_cog.paradigms.base import require_int, unknown_name_message
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.stderr import bootstrapped
 
 #: Symbol sets: digits, and consonants (no vowels: lists cannot be read as words).
 SYMBOLS = {"digits": "0123456789", "letters": "BCDFGHJKLMNPQRSTVWXZ"}
@@ -97,6 +98,7 @@ class SpanParams:
             )
 
 
+@bootstrapped
 def span_score(items: Sequence[tuple[bool, int, float]]) -> float:
     """Span of the included items ``(included, length, correct)``: the longest length L
     such that every length from the shortest present up to L has >= 2/3 of its items
