@@ -7,8 +7,9 @@ The same battery is evaluated twice with the reference player (``--model cog_bas
 policy random: no language model, so the time left is the harness's own) after a warm-up
 of both modes on a small task:
 
-* **bootstrap**: lm-eval's own ``stderr_for_metric`` (its ``nanmean`` bootstrapped
-  ``--bootstrap_iters`` = 100,000 times; our custom aggregations get "N/A");
+* **bootstrap**: as before: lm-eval's own ``stderr_for_metric``, our episode means handed
+  to it as lm-eval's ``nanmean`` (bootstrapped ``--bootstrap_iters`` = 100,000 times), our
+  custom aggregations without an error ("N/A");
 * **analytic**: with :mod:`lm_eval_cog.lmeval.standard_errors` installed (closed forms; a
   1,000-draw bootstrap for ECE and span).
 
@@ -26,6 +27,7 @@ import time
 from typing import Any
 
 import lm_eval
+import lm_eval.api.metrics as lm_metrics
 import lm_eval.evaluator_utils as evaluator_utils
 
 from lm_eval_cog import stderr
@@ -56,10 +58,12 @@ class StderrClock:
         self.seconds = 0.0
         self.kinds: dict[str, str] = {}
 
-    def wrap(self) -> None:
+    def wrap(self, analytic: bool) -> None:
         lookup = evaluator_utils.stderr_for_metric
 
         def timed_lookup(metric: Any, bootstrap_iters: int) -> Any:
+            if not analytic and metric is stderr.nanmean:
+                metric = lm_metrics.nanmean  # what our tasks aggregated with before: lm-eval's own
             fn = lookup(metric=metric, bootstrap_iters=bootstrap_iters)
             if fn is None:
                 return None
@@ -83,7 +87,7 @@ class StderrClock:
 def evaluate(tasks: list[str], limit: int, analytic: bool) -> tuple[float, float, dict[str, Any]]:
     (standard_errors.install if analytic else standard_errors.uninstall)()
     clock = StderrClock()
-    clock.wrap()
+    clock.wrap(analytic)
     start = time.perf_counter()
     try:
         out = lm_eval.simple_evaluate(
@@ -97,12 +101,12 @@ def evaluate(tasks: list[str], limit: int, analytic: bool) -> tuple[float, float
 def probe_aggregation(task_name: str, metric: str) -> Any:
     """The custom aggregation of a probe task's metric (None for a plain mean or another task)."""
     from lm_eval_cog.probes import reference
-    from lm_eval_cog.probes.core import REGISTRY
+    from lm_eval_cog.probes.core import REGISTRY, get_probe
 
     for suffix in ("_mc", "_gen"):
         name = task_name.removeprefix("cog_").removesuffix(suffix)
-        if task_name.endswith(suffix) and name in REGISTRY and metric in REGISTRY[name].custom_aggregations:
-            return reference.aggregation(REGISTRY[name], metric)
+        if task_name.endswith(suffix) and name in REGISTRY and metric in get_probe(name).custom_aggregations:
+            return reference.aggregation(get_probe(name), metric)
     return None
 
 
