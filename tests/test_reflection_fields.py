@@ -1,0 +1,76 @@
+"""The reflection reader's field splitting, unquoting and log record, pinned case by case.
+
+Written after a mutation run of ``lm_eval_cog/reflection.py`` left survivors in exactly these
+helpers: each case below is the smallest reply that tells one step of them from its absence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lm_eval_cog.reflection import _line_fields, _read_text, _unquote, parse_reflection, reflection_record
+
+
+@pytest.mark.parametrize(
+    "raw, value",
+    [
+        ("  80  ", "80"),  # whitespace around
+        ("**80**", "80"),  # markdown emphasis
+        ("__80__", "80"),
+        ("80,", "80"),  # a JSON line's trailing comma
+        ("80}", "80"),  # ... or closing brace
+        ("80 },", "80"),  # both, with a space between
+        ('**"80"**,', "80"),  # emphasis outside the quotes, comma after the emphasis
+        ('"Reasonable"', "Reasonable"),  # balanced double quotes
+        ("'Reasonable'", "Reasonable"),  # balanced single quotes
+        ('"Reasonable', "Reasonable"),  # an unbalanced quote
+        ('" 80 "', "80"),  # whitespace inside the quotes
+        ('"He said no"', "He said no"),  # inner text kept whole
+    ],
+)
+def test_unquote_removes_exactly_the_json_and_markdown_dressing(raw, value):
+    assert _unquote(raw) == value
+
+
+def test_the_first_occurrence_of_a_field_wins():
+    assert _line_fields("Confidence: 80\nConfidence: 20") == {"confidence": "80"}
+
+
+def test_a_one_line_field_ends_at_its_line_and_the_reflection_runs_to_the_next_key():
+    fields = _line_fields("Judgement: Reasonable\nsome more text\nReflection: line one\nline two\nConfidence: 70")
+    assert fields == {"judgement": "Reasonable", "reflection": "line one\nline two", "confidence": "70"}
+
+
+def test_the_last_field_runs_to_the_end_of_the_reply_and_keys_on_one_line_split_it():
+    assert _line_fields("Reflection: a\nb") == {"reflection": "a\nb"}
+    assert _line_fields("Judgement: Reasonable  Confidence: 70") == {"judgement": "Reasonable", "confidence": "70"}
+
+
+def test_read_text_strips_and_refuses_blank_or_non_text():
+    assert _read_text("  I misread the card.  ") == ("I misread the card.", True)
+    assert _read_text("   ") == (None, False)
+    assert _read_text(None) == (None, False)
+    assert _read_text(42) == (None, False)
+
+
+def test_the_log_record_holds_every_field_under_its_name():
+    reflection = parse_reflection("Judgement: Not reasonable\nConfidence: 30\nReflection: wrong card\nNew response: 2")
+    record = reflection_record(reflection, first=1, gold=2, final=2, revision="changed")
+    assert record == {
+        "first_choice": 1,
+        "first_correct": False,
+        "first_invalid": False,
+        "judgement": "Not reasonable",
+        "confidence": 30.0,
+        "reflection": "wrong card",
+        "new_response": "2",
+        "fields": dict(reflection.fields),
+        "source": reflection.source,
+        "reflection_invalid": reflection.invalid,
+        "final_choice": 2,
+        "final_correct": True,
+        "revision": "changed",
+    }
+    unread = reflection_record(reflection, first=None, gold=0, final=None, revision="unchanged")
+    assert unread["first_invalid"] is True and unread["first_correct"] is False and unread["final_correct"] is False
+    assert reflection_record(reflection, first=0, gold=0, final=0, revision="x")["first_correct"] is True
