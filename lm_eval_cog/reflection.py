@@ -352,7 +352,7 @@ def _line_fields(text: str) -> dict[str, str]:
         stop = matches[k + 1].start() if k + 1 < len(matches) else len(text)
         value = text[match.end() : stop]
         if name != REFLECTION:
-            value = value.strip().split("\n", 1)[0]  # one-line fields end at the line's end
+            value = value.strip().partition("\n")[0]  # one-line fields end at the line's end
         out[name] = _unquote(value)
     return out
 
@@ -360,9 +360,8 @@ def _line_fields(text: str) -> dict[str, str]:
 def _unquote(value: str) -> str:
     """A raw line value without its JSON dressing: quotes, a trailing comma, closing braces."""
     value = value.strip().strip("*_").rstrip(",}").strip().strip("*_").strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        value = value[1:-1]
-    return value.strip().strip("\"'").strip()
+    # Quotes at either end go, balanced or not (a reply cut mid-value keeps its opening quote).
+    return value.strip("\"'").strip()
 
 
 def read_judgement_value(value: Any) -> tuple[str | None, bool]:

@@ -26,18 +26,27 @@ from lm_eval_cog.reflection import _line_fields, _read_text, _unquote, parse_ref
         ('"Reasonable', "Reasonable"),  # an unbalanced quote
         ('" 80 "', "80"),  # whitespace inside the quotes
         ('"He said no"', "He said no"),  # inner text kept whole
+        ("**80,**", "80"),  # a comma inside the emphasis
+        ("**XL**", "XL"),  # letters at the ends are kept
+        ("MAX,", "MAX"),
+        ('"XL"', "XL"),
+        ("level", "level"),  # equal first and last letters are no quotes
     ],
 )
 def test_unquote_removes_exactly_the_json_and_markdown_dressing(raw, value):
     assert _unquote(raw) == value
 
 
-def test_the_first_occurrence_of_a_field_wins():
+def test_the_first_occurrence_of_a_field_wins_and_later_fields_are_still_read():
     assert _line_fields("Confidence: 80\nConfidence: 20") == {"confidence": "80"}
+    assert _line_fields("Confidence: 80\nConfidence: 20\nJudgement: Reasonable") == {
+        "confidence": "80",
+        "judgement": "Reasonable",
+    }
 
 
 def test_a_one_line_field_ends_at_its_line_and_the_reflection_runs_to_the_next_key():
-    fields = _line_fields("Judgement: Reasonable\nsome more text\nReflection: line one\nline two\nConfidence: 70")
+    fields = _line_fields("Judgement: Reasonable\nmore\ntext\nReflection: line one\nline two\nConfidence: 70")
     assert fields == {"judgement": "Reasonable", "reflection": "line one\nline two", "confidence": "70"}
 
 
