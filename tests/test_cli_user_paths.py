@@ -26,6 +26,9 @@ from lm_eval_cog.lmeval.baseline_model import BaselineLM
 from lm_eval_cog.paradigms import make_env
 from lm_eval_cli import LM_EVAL, write_yes_no_task
 
+# An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.xdist_group("cli_user_paths")
+
 MIXED_TASK = "zz_local_yes_no"
 
 

@@ -22,6 +22,9 @@ from lm_eval_cli import LM_EVAL
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 from lm_eval_cog.probes.reference import play
 
+# An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.xdist_group("probe_lmeval")
+
 LIMIT = 12
 SEED = 4321
 

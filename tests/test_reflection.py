@@ -32,6 +32,9 @@ from lm_eval_cog.paradigms.reflect import (
 )
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
+# An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.xdist_group("reflection")
+
 ROOT = Path(__file__).resolve().parents[1]
 PARADIGM = get_paradigm("reflect")
 NAN = math.nan

@@ -21,6 +21,9 @@ import tiny_llama
 from scipy.stats import kendalltau
 from test_e2e_cli import smollm2_dir
 
+# An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.xdist_group("reports_e2e")
+
 #: The console script installed beside this interpreter (the package under test).
 LM_EVAL_COG = shutil.which("lm-eval-cog", path=str(Path(sys.executable).parent)) or shutil.which("lm-eval-cog")
 LABELS = ["random", "optimal", "heuristic", "smollm2", "tiny"]
