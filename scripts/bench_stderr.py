@@ -30,6 +30,8 @@ import lm_eval
 import lm_eval.api.metrics as lm_metrics
 import lm_eval.evaluator_utils as evaluator_utils
 
+from chance_levels import task_entries  # scripts/ is on sys.path when a script runs
+
 from lm_eval_cog import stderr
 from lm_eval_cog.lmeval import standard_errors
 
@@ -37,26 +39,15 @@ REFERENCE_ITERS = 20_000
 
 
 def interactive_tasks() -> list[str]:
-    """Every interactive task we ship (YAMLs of InteractiveTask)."""
-    import yaml
-
-    from lm_eval_cog._autoload import task_dir
-
-    names = []
-    for path in sorted(task_dir().rglob("*.yaml")):
-        text = path.read_text()
-        if "lmeval.task.InteractiveTask" in text:
-            config = yaml.load(text.replace("!function", ""), Loader=yaml.SafeLoader)
-            names.append(config["task"])
-    return names
+    """Every episode task we ship (paradigms, reflection probes, oddball): the chance script's scan."""
+    return sorted(task_entries()[0])
 
 
 class StderrClock:
-    """Times every standard-error function lm-eval obtains, and keeps the values per metric kind."""
+    """Times every standard-error function lm-eval obtains."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        self.kinds: dict[str, str] = {}
 
     def wrap(self, analytic: bool) -> None:
         lookup = evaluator_utils.stderr_for_metric
