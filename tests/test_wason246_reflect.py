@@ -25,10 +25,10 @@ from lm_eval_cog.paradigms.wason246_reflect import (
     Wason246ReflectParams,
     read_new_rule,
     wason246_reflect_metrics,
+)
 
 # An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
 pytestmark = pytest.mark.xdist_group("wason246_reflect")
-)
 
 #: Hidden rule x < y < z, initial triple 2, 4, 6 in every episode.
 PARAMS = Wason246ReflectParams(rule_set="wason1960", wason_scales=(1,))
