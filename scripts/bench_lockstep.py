@@ -10,6 +10,9 @@ lm-eval model object (lm-eval's ``HFLM`` or ``VLLM``), with the embedded SmolLM2
 * **lock-step**: the runner as ``lm_eval`` uses it, one ``generate_until`` per turn for all
   live episodes;
 * **one at a time**: episode after episode, one call per turn per episode (the anchors' way);
+* **lock-step, no reuse** (hf only): the same with ``LM_EVAL_COG_HF_PREFIX_REUSE=0``, every turn
+  prefilling the whole conversation (HFLM's own path): the ratio shows what keeping each
+  conversation's key/value states between turns saves (``--model hf``'s default);
 * **raw**: the backend alone, one batched generate per turn over exactly the prompts of the
   lock-step run, forced to the same generation lengths (vLLM: ``min_tokens = max_tokens``,
   ``ignore_eos``; hf: ``min_new_tokens``), without the runner, environments or rendering.
@@ -23,15 +26,18 @@ turns 2..), generated tokens, the ratio one-at-a-time / lock-step and the runner
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import math
+import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from lm_eval.api.instance import Instance
 
 from lm_eval_cog import runner
-from lm_eval_cog.lmeval import vllm_backend
+from lm_eval_cog.lmeval import hf_prefix_cache, vllm_backend
 from lm_eval_cog.lmeval.seam import LMPlayer
 from lm_eval_cog.paradigms import make_env
 from lm_eval_cog.paradigms.base import episode_seed
@@ -80,7 +86,22 @@ def reset_cache(lm: Any) -> None:
         lm.model.reset_prefix_cache()
 
 
-def play(lm: Any, episode_specs: list[dict], args: argparse.Namespace, lockstep: bool) -> dict[str, Any]:
+@contextlib.contextmanager
+def prefix_reuse(on: bool) -> Iterator[None]:
+    saved = os.environ.get(hf_prefix_cache.REUSE_ENV)
+    os.environ[hf_prefix_cache.REUSE_ENV] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[hf_prefix_cache.REUSE_ENV]
+        else:
+            os.environ[hf_prefix_cache.REUSE_ENV] = saved
+
+
+def play(
+    lm: Any, episode_specs: list[dict], args: argparse.Namespace, lockstep: bool, reuse: bool = True
+) -> dict[str, Any]:
     episodes = runner.start_episodes(episode_specs, make_env)
     for ep in episodes:
         ep.settings = {
@@ -88,7 +109,8 @@ def play(lm: Any, episode_specs: list[dict], args: argparse.Namespace, lockstep:
             "apply_chat_template": args.chat,
             "system_instruction": None,
         }
-    player = RecordingPlayer(lm)
+    with prefix_reuse(reuse):
+        player = RecordingPlayer(lm)
     reset_cache(lm)
     start = time.perf_counter()
     (runner.run_lockstep if lockstep else runner.run_one_at_a_time)(episodes, player, progress=False)
@@ -169,7 +191,9 @@ def main() -> None:
     args = ap.parse_args()
 
     lm = load(args)
-    play(lm, specs(1, args.preset, args.strategy, 2, args.seed), args, True)  # warm-up (threads, kernels)
+    hf = args.backend == "hf"
+    for reuse in (True, False) if hf else (True,):  # warm-up (threads, kernels), each path
+        play(lm, specs(1, args.preset, args.strategy, 2, args.seed), args, True, reuse)
     print(f"backend={args.backend} model={args.model} preset={args.preset} strategy={args.strategy} "
           f"trials={args.trials or 'preset'} max_gen_toks={args.max_gen_toks} chat={args.chat}")  # fmt: skip
     header = (f"{'N':>3} {'mode':<14}{'wall s':>9}{'turns':>6}{'calls':>6}{'prompt tok':>11}{'cached':>8}"
@@ -179,17 +203,21 @@ def main() -> None:
         episode_specs = specs(n, args.preset, args.strategy, args.trials or None, args.seed)
         lock = play(lm, episode_specs, args, lockstep=True)
         seq = play(lm, episode_specs, args, lockstep=False)
+        rows = [("lock-step", lock), ("one-at-a-time", seq)]
+        if hf:
+            rows.append(("no reuse", play(lm, episode_specs, args, lockstep=True, reuse=False)))
         raw_wall = raw(lm, lock["recorded"])
-        same = sum(a == b for a, b in zip(lock["replies"], seq["replies"]))
-        for name, r in (("lock-step", lock), ("one-at-a-time", seq)):
-            ratio = f"{seq['wall_s'] / lock['wall_s']:.2f}x" if r is seq else ""
+        for name, r in rows:
+            ratio = f"{r['wall_s'] / lock['wall_s']:.2f}x" if r is not lock else ""
             overhead = f"{lock['wall_s'] / raw_wall:.2f}" if r is lock else ""
+            same = sum(a == b for a, b in zip(lock["replies"], r["replies"])) if r is not lock else ""
             print(f"{n:>3} {name:<14}{r['wall_s']:>9.1f}{r['turns']:>6}{r['calls']:>6}{r['prompt_tokens']:>11}"
                   f"{_pct(r['cached_share']):>8}{_pct(r['cached_share_later']):>11}{r['generated_tokens']:>8}"
-                  f"{ratio:>7}{overhead:>9}{same if r is seq else '':>6}")  # fmt: skip
+                  f"{ratio:>7}{overhead:>9}{same:>6}")  # fmt: skip
         print(f"{n:>3} {'raw generate':<14}{raw_wall:>9.1f}{len(lock['recorded']):>6}{len(lock['recorded']):>6}")
-    print("ratio = one-at-a-time wall / lock-step wall; overhead = lock-step wall / raw generate wall over the "
-          "same prompts and generation lengths; same = episodes with identical replies in both modes")
+    print("ratio = this mode's wall / lock-step wall (no reuse: lock-step with every turn prefilled in full); "
+          "overhead = lock-step wall / raw generate wall over the same prompts and generation lengths (raw "
+          "prefills in full on hf); same = episodes with replies identical to lock-step")
 
 
 def _pct(x: float | None) -> str:

@@ -21,6 +21,7 @@ the first request.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import enum
@@ -36,7 +37,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
-from lm_eval_cog.lmeval import hf_backend, multimodal, vllm_backend
+from lm_eval_cog.lmeval import hf_backend, hf_prefix_cache, multimodal, vllm_backend
 from lm_eval_cog.lmeval.compat import make_instance
 from lm_eval_cog.lmeval.episode_cache import TurnCache, model_identity
 from lm_eval_cog.paradigms import make_env
@@ -153,6 +154,8 @@ class LMPlayer:
         self.replayed = 0
         self.generated = 0
         self._auto_batch = hf_backend.AutoBatch() if hf_backend.is_auto_batch(lm) else None
+        #: ``--model hf``: key/value states kept between turns (None: off, or another backend).
+        self.prefix_cache = hf_prefix_cache.PrefixCache.of(lm)
 
     def preflight(self, episodes: Sequence[runner.Episode]) -> None:
         """Refuse visual episodes this model cannot be shown (see :func:`multimodal.preflight`)."""
@@ -206,11 +209,16 @@ class LMPlayer:
         """One ``generate_until`` call (one engine call on vLLM) over ``batch``."""
         if vllm_backend.is_vllm(self.lm):
             replies = self._generate_vllm(batch, episodes)
-        elif self._auto_batch is not None:
-            with self._auto_batch.turn(self.lm, len(batch)):
-                replies = _generate(self.lm, batch)
         else:
-            replies = _generate(self.lm, batch)
+            with contextlib.ExitStack() as stack:
+                if self._auto_batch is not None:
+                    stack.enter_context(self._auto_batch.turn(self.lm, len(batch)))
+                reused = stack.enter_context(self.prefix_cache.turn()) if self.prefix_cache is not None else None
+                replies = _generate(self.lm, batch)
+            if reused is not None:
+                for ep, request in zip(episodes, batch):
+                    hits = reused.get(hf_prefix_cache.prompt_key(self.lm, request.args[0]))
+                    ep.current.cached_tokens = hits.pop(0) if hits else None
         replies = list(replies)
         if len(replies) != len(batch):
             raise RuntimeError(f"the backend returned {len(replies)} replies for {len(batch)} requests")
