@@ -34,14 +34,14 @@ FAILED = "failed"  # an error (backend, environment, context window); see ``erro
 class Turn:
     """One exchange. ``dropped_turns``: how many of the oldest turns were left out of
     this turn's prompt to fit the context window (the instructions never are);
-    ``prompt_tokens``: its length; ``cached_tokens``: how many of them vLLM's prefix
-    cache served."""
+    ``prompt_tokens``: its length; ``cached_tokens``: how many of them the backend's prefix
+    cache served (vLLM's, or the hf backend's kept key/value states)."""
 
     user: str
     reply: str | None = None
     dropped_turns: int = 0
     prompt_tokens: int | None = None
-    #: Prompt tokens the backend served from its prefix cache (vLLM); None when not reported.
+    #: Prompt tokens the backend served from its prefix cache (vLLM, hf); None when not reported.
     cached_tokens: int | None = None
     #: The image of this turn's user message (visual paradigms, :class:`~lm_eval_cog.paradigms.images.TurnImage`),
     #: drawn only when a model needs it. The transcript keeps what it shows, never the pixels;

@@ -126,9 +126,19 @@ def play(
         "cached_share_later": _share(later),
         "generated_tokens": sum(len(lm.tok_encode(t.reply or "")) for t in turns),
         "failed": sum(ep.status == runner.FAILED for ep in episodes),
+        "prefilled": _prefilled_by_turn(episodes),
         "replies": [[t.reply for t in ep.turns] for ep in episodes],
         "recorded": player.turns,
     }
+
+
+def _prefilled_by_turn(episodes: list[runner.Episode]) -> list[float]:
+    """Mean prompt tokens per episode that turn k had to prefill (not served from a cache)."""
+    out = []
+    for k in range(max(len(ep.turns) for ep in episodes)):
+        turns = [ep.turns[k] for ep in episodes if len(ep.turns) > k]
+        out.append(sum((t.prompt_tokens or 0) - (t.cached_tokens or 0) for t in turns) / len(turns))
+    return out
 
 
 def _share(turns: list[runner.Turn]) -> float | None:
@@ -215,6 +225,11 @@ def main() -> None:
                   f"{_pct(r['cached_share']):>8}{_pct(r['cached_share_later']):>11}{r['generated_tokens']:>8}"
                   f"{ratio:>7}{overhead:>9}{same:>6}")  # fmt: skip
         print(f"{n:>3} {'raw generate':<14}{raw_wall:>9.1f}{len(lock['recorded']):>6}{len(lock['recorded']):>6}")
+        marks = [k for k in (1, 2, 4, 8, 16, 32, 64, 128) if k <= lock["turns"]]
+        for name, r in rows:
+            if name != "one-at-a-time":
+                shown = "  ".join(f"t{k}: {r['prefilled'][k - 1]:.0f}" for k in marks)
+                print(f"{n:>3}   prefilled tokens per episode, {name}: {shown}")
     print("ratio = this mode's wall / lock-step wall (no reuse: lock-step with every turn prefilled in full); "
           "overhead = lock-step wall / raw generate wall over the same prompts and generation lengths (raw "
           "prefills in full on hf); same = episodes with replies identical to lock-step")

@@ -169,10 +169,9 @@ class PrefixCache:
     # -- one chunk -------------------------------------------------------------------------------
 
     def _generate(self, original, context, max_length, stop, kwargs, reused):
-        import torch
-
         mask = kwargs.get("attention_mask")
-        if {"cache", "past_key_values"} & kwargs.keys() or mask is None or context.dim() != 2 or mask.shape != context.shape:
+        given_cache = {"cache", "past_key_values"} & kwargs.keys()
+        if given_cache or mask is None or context.dim() != 2 or mask.shape != context.shape:
             return original(context, max_length, stop, **kwargs)
         ids, mask_cpu = context.detach().cpu(), mask.detach().cpu()
         n_rows, width = ids.shape
@@ -187,7 +186,7 @@ class PrefixCache:
         past = width - suffix
         cache = self._new_cache()
         if past > 0:
-            self._fill(cache, [e for e, _ in matches], [max(0, n - suffix) for n in lengths], past, context.device)
+            self._fill(cache, [e for e, _ in matches], [max(0, n - suffix) for n in lengths], past)
         out = original(context, max_length, stop, **{_cache_kwarg(): cache}, **kwargs)
         consumed = set()
         for i, (entry, common), n in zip(range(n_rows), matches, lengths):
@@ -222,7 +221,7 @@ class PrefixCache:
 
         return DynamicCache()
 
-    def _fill(self, cache, entries, uses, past: int, device) -> None:
+    def _fill(self, cache, entries, uses, past: int) -> None:
         """Left-pad each row's reused states to ``past`` columns, one tensor per layer."""
         import torch
 
