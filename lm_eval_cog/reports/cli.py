@@ -131,8 +131,8 @@ def cli() -> None:
     "report",
     help=(
         "One model's report. Reads results_*.json and samples_*.jsonl under OUTPUT_DIR (one model). Writes "
-        "OUT/index.html (summary, references, cognitive profile, per-task metrics and figures), OUT/report.md, "
-        "OUT/figures/*.png|svg and OUT/episodes/<task>.html (episode viewers)."
+        "OUT/index.html (summary, references, cognitive profile, per-task metrics, reliability and figures), "
+        "OUT/report.md, OUT/figures/*.png|svg and OUT/episodes/<task>.html (episode viewers)."
     ),
 )
 @click.argument("output_dir", type=click.Path(path_type=Path))
@@ -161,8 +161,9 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
 @cli.command(
     "compare",
     help=(
-        "Cross-model comparison (Kendall tau-b between tasks, discriminative power of model pairs). Reads "
-        "results_*.json under every OUTPUT_DIR. Writes OUT/index.html, OUT/comparison.md, OUT/matrix.csv, "
+        "Cross-model comparison (Kendall tau-b between tasks, discriminative power of model pairs, split-half "
+        "and seed-to-seed reliability per task). Reads results_*.json (and samples_*.jsonl, for reliability) "
+        "under every OUTPUT_DIR. Writes OUT/index.html, OUT/comparison.md, OUT/matrix.csv, "
         "OUT/kendall.csv, OUT/comparison.json and OUT/figures/."
     ),
 )
@@ -218,12 +219,15 @@ def compare_cmd(
     from lm_eval_cog.reports.compare import compare, write_comparison
     from lm_eval_cog.reports.leaderboard import comparison_inputs
     from lm_eval_cog.reports.report import runs_html, runs_markdown
+    from lm_eval_cog.reports.task_reliability import compare_reliability
 
     overrides = _overrides(metrics)
     runs = _load(output_dirs, labels)
     _check_overrides(overrides, runs)
     matrix, notes = comparison_inputs(runs, overrides, level=level, scores=scores)  # models in the order given
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
+    # Reliability needs the per-sample values, which the score matrix does not carry: from the runs.
+    comparison.reliability = compare_reliability(runs, comparison.tasks, comparison.matrix, overrides)
     comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *notes]
     _prepare_output(out_dir, output_dirs, force)
     fragment, markdown, _figures = write_comparison(comparison, out_dir)

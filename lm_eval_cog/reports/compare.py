@@ -33,6 +33,11 @@ from lm_eval_cog.reports.markdown import md
 from lm_eval_cog.reports.markdown import table as md_table
 from lm_eval_cog.reports.plotting import FigureFile
 from lm_eval_cog.reports.spreadsheet import csv_text
+from lm_eval_cog.reports.task_reliability import (
+    compare_reliability_html,
+    compare_reliability_markdown,
+    reliability_dict,
+)
 
 #: The corrections for multiple comparisons that ``kendall_table`` knows.
 CORRECTIONS = ("holm", "bh")
@@ -79,6 +84,9 @@ class Comparison:
     spread: dict[str, dict[str, float]]  # task -> n, min, max, range, sd (sample SD, n - 1)
     warnings: list[str]
     alpha: float = 0.05
+    #: Per task, split-half reliability and seed agreement (task_reliability.TaskReliability); filled by
+    #: the compare command, which has the samples: the score matrix alone cannot give them.
+    reliability: list = dataclasses.field(default_factory=list)
 
 
 # ---------------------------------------------------------------- input
@@ -339,6 +347,7 @@ def comparison_dict(comparison: Comparison) -> dict:
         ],
         "spread": c.spread,
         "spread_sd": "sample standard deviation (n - 1 denominator)",
+        "reliability": [reliability_dict(r) for r in c.reliability],
         "warnings": c.warnings,
     }
 
@@ -451,6 +460,8 @@ def _html(c: Comparison, heatmap: FigureFile | None, pair_figures: Mapping[tuple
         for t, s in c.spread.items()
     ]
     parts.append(_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
+    if c.reliability:
+        parts.append(compare_reliability_html(c.reliability))
     parts.append("<h3>Kendall tau-b between tasks</h3>")
     parts.append(f"<p>{html.escape(_correction_note(c))}</p>")
     if heatmap is not None:
@@ -500,6 +511,8 @@ def _markdown(c: Comparison) -> str:
     parts.append("### Spread across models")
     rows = [[t, str(s["n"]), *(_fmt_score(s[k]) for k in ("min", "max", "range", "sd"))] for t, s in c.spread.items()]
     parts.append(md_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
+    if c.reliability:
+        parts.append(compare_reliability_markdown(c.reliability))
     parts.append("### Kendall tau-b between tasks")
     parts.append(md(_correction_note(c)))
     headers = ["task A", "task B", "n", "tau", "p"] + (["p adjusted"] if c.correction else []) + ["significant"]

@@ -27,6 +27,14 @@ from lm_eval_cog.reports.profile_figures import probe_effects_figure, profile_fi
 from lm_eval_cog.reports.references import Reference, chance_and_ideal, normalised, references
 from lm_eval_cog.reports.runs import Run, read_samples
 from lm_eval_cog.reports.selection import headline_metric
+from lm_eval_cog.reports.task_reliability import (
+    RunReliability,
+    SeedRuns,
+    run_reliability,
+    run_reliability_html,
+    run_reliability_markdown,
+    short_text,
+)
 from lm_eval_cog.reports.transcript_figures import transcript_figures
 
 #: Columns of the summary that only show when some task reports them.
@@ -35,6 +43,11 @@ QUALITY_METRICS = ("invalid_rate", "episode_failed")
 NORMALISED_NOTE = (
     "normalised = 100 × (value − chance) / (ideal − chance): 0 is the chance level (a random player), "
     "100 the ideal player; empty where a task has no chance or ideal level."
+)
+RELIABILITY_NOTE = (
+    "reliability: do the task's odd and even units (items or episodes) give the same score within sampling "
+    "error (z of their difference), and, where this model was run with several --metadata seeds, do the "
+    "seeds agree (homogeneity p); numbers and reading in each task's section."
 )
 
 
@@ -194,6 +207,8 @@ class _Writer:
         self.md: list[str] = []
         self.warnings: list[str] = [*run.warnings, *impossible_values(run)]
         self.episode_pages: dict[str, str] = {}  # task -> relative href
+        self.reliability: dict[str, RunReliability] = {}  # task -> split-half check and seed agreement
+        self.seed_runs = SeedRuns(run)
         # Page names and ids: two task names may clean up to one slug (see names.py).
         self.slugs = unique_slugs(run.tasks)
 
@@ -224,7 +239,7 @@ class _Writer:
 
     def summary(self, rows: list[TaskRow], groups: list[TaskRow]) -> None:
         quality = [q for q in QUALITY_METRICS if any(q in r.quality for r in rows)]
-        headers = ["task", "ability", "metric", "value ± stderr", "chance", "ideal", "normalised"]
+        headers = ["task", "ability", "metric", "value ± stderr", "reliability", "chance", "ideal", "normalised"]
         headers += ["humans and papers"] + [q.replace("_", " ") for q in quality] + ["n", "episodes"]
 
         def cells(r: TaskRow, linked: bool) -> list[object]:
@@ -235,6 +250,7 @@ class _Writer:
                 r.ability or MISSING,
                 r.metric or "no numeric metric",
                 Num(r.value, _value_text(r.value, r.stderr)),
+                short_text(self.reliability.get(r.task)),
                 r.chance,
                 r.ideal,
                 r.normalised,
@@ -246,8 +262,10 @@ class _Writer:
 
         self.html.append('<h2 id="summary">Summary</h2>')
         self.html.append(f'<p class="note">{html.escape(NORMALISED_NOTE)}</p>')
+        self.html.append(f'<p class="note">{html.escape(RELIABILITY_NOTE)}</p>')
         self.html.append(table(headers, [cells(r, True) for r in rows]))
-        self.md += ["## Summary", NORMALISED_NOTE, md_table(headers, [cells(r, False) for r in rows])]
+        self.md += ["## Summary", NORMALISED_NOTE, md(RELIABILITY_NOTE)]
+        self.md.append(md_table(headers, [cells(r, False) for r in rows]))
         if groups:
             gh = ["group", "metric", "value ± stderr", "chance", "ideal", "normalised", "n", "subtasks"]
 
@@ -351,6 +369,10 @@ class _Writer:
             for fig in figures:
                 self.html.append(figure(fig))
                 self.md.append(_md_figure(fig))
+            rel = run_reliability(self.seed_runs, task, row.metric, samples)
+            self.reliability[task] = rel
+            self.html.append(run_reliability_html(rel))
+            self.md.append(run_reliability_markdown(rel))
             if samples:
                 href = self._episode_page(task, samples)
                 self.html.append(f"<p>{_link(href, f'Episodes and samples of {task} ({len(samples)})')}</p>")
