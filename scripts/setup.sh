@@ -24,11 +24,12 @@ MODEL_ARGS="pretrained=$MODEL,dtype=float32"
 if [ "$#" -eq 0 ]; then
   # DEFAULT_RUN, a quick first result: two WCST episodes shortened to 16 trials (the full
   # protocol has 64; chance levels are then not reported), direct answers (32 new tokens at
-  # most per turn), through the model's chat template. On CPU each turn re-reads the whole
-  # conversation, so the full 64 trials take several times longer: run them with
+  # most per turn), through the model's chat template. max_length=4096 keeps every turn's whole
+  # history (no turn dropped), so each turn prefills only its new tokens (the hf backend keeps
+  # the conversation's key/value states). The full 64 trials:
   #   bash scripts/setup.sh --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template
   # The README gives the measured times.
-  MODEL_ARGS="$MODEL_ARGS,max_length=1024"
+  MODEL_ARGS="$MODEL_ARGS,max_length=4096"
   set -- --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template --metadata '{"wcst": {"trials": 16}}'
 fi
 # Our --output_path unless the caller gave one (lm-eval would take the last one given).
