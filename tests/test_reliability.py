@@ -21,7 +21,7 @@ from lm_eval_cog.reports.reliability import (
     split_half_consistency,
     unit_values,
 )
-from tests.reports_fixtures import write_results
+from reports_fixtures import write_results
 
 NAN = math.nan
 

@@ -221,8 +221,26 @@ def test_a_run_killed_mid_episode_resumes_with_identical_results_and_no_call_for
     results, transcripts, (replayed, generated) = _finished(tmp_path, "resumed")
     print(f"killed with {done} of {total} turn replies cached; the rerun replayed {replayed}, generated {generated}")
     assert (replayed, generated) == (done, total - done)  # no model call for a cached turn
-    assert transcripts == ref_transcripts
-    assert json.dumps(results, sort_keys=True) == json.dumps(reference, sort_keys=True)
+    # The play and every score are identical. How many prompt tokens the backend served from
+    # kept key/value states is a property of the process, not of the play: the restarted process
+    # starts with none (as a restarted vLLM engine starts with an empty prefix cache).
+    assert _without_cache_accounting(transcripts) == _without_cache_accounting(ref_transcripts)
+    assert json.dumps(_without_cache_accounting(results), sort_keys=True) == json.dumps(
+        _without_cache_accounting(reference), sort_keys=True
+    )
+    # (A reply saved mid-turn, before the kill, carries no count: None, "not reported".)
+    assert all(turn["cached_tokens"] is not None for t in ref_transcripts for turn in t["turns"])
+    assert 0 < reference[TASK]["prefix_cached_share,none"] < 1
+
+
+def _without_cache_accounting(value):
+    """``value`` without the backend's prefix-cache counts (``cached_tokens``, ``prefix_cached_share``)."""
+    if isinstance(value, dict):
+        return {k: _without_cache_accounting(v) for k, v in value.items()
+                if k != "cached_tokens" and not k.startswith("prefix_cached_share")}  # fmt: skip
+    if isinstance(value, list):
+        return [_without_cache_accounting(v) for v in value]
+    return value
 
 
 def test_vllm_rerun_through_lm_evals_evaluator_makes_no_engine_call_and_reports_the_same_cache_share(tmp_path):
