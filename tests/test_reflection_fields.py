@@ -83,3 +83,47 @@ def test_the_log_record_holds_every_field_under_its_name():
     unread = reflection_record(reflection, first=None, gold=0, final=None, revision="unchanged")
     assert unread["first_invalid"] is True and unread["first_correct"] is False and unread["final_correct"] is False
     assert reflection_record(reflection, first=0, gold=0, final=0, revision="x")["first_correct"] is True
+
+
+# Written after the full mutation run of reflection.py (437 / 499 killed): the boundaries of the
+# confidence and new-answer readers and the Python-literal fallback, each case the smallest one
+# that tells a survivor from the code.
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (100, (100.0, True)), (101, (None, False)), (0, (0.0, True)),  # the int range, both ends
+        ("100", (100.0, True)), ("101", (None, False)), ("150", (None, False)),  # the text range
+        (100.0, (100.0, True)), (100.5, (None, False)), (float("nan"), (None, False)),
+        ("1", (1.0, True)),  # a bare 1 is 1 %, not a fraction: only a point makes it ambiguous
+        ("1.0", (None, False)), ("0.5", (None, False)),  # fractions <= 1 written with a point
+        ("0.0", (0.0, True)), ("1.5", (1.5, True)),  # 0 and above 1 are plain percentages
+        (True, (None, False)), ("high", (None, False)), (None, (None, False)),
+    ],
+)  # fmt: skip
+def test_confidence_reader_range_and_fraction_boundaries(value, expected):
+    from lm_eval_cog.reflection import read_confidence_value
+
+    assert read_confidence_value(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [(3.0, ("3", True)), (2.5, ("2.5", True)), (7, ("7", True)), (False, (None, False)), (None, (None, True))],
+)
+def test_new_response_reader_writes_numbers_as_their_text(value, expected):
+    from lm_eval_cog.reflection import read_new_response_value
+
+    assert read_new_response_value(value) == expected
+
+
+def test_a_python_style_object_with_json_literals_is_decoded():
+    # Single quotes make it invalid JSON; true/false/null make it an invalid Python literal until
+    # they are translated: only the translated literal decodes.
+    reply = (
+        "Here it is: {'rationality_judgement': 'Not reasonable', 'confidence_score': 40, 'sure': true, "
+        "'changed': false, 'new_response': null, 'model_reflection': 'I misread the rule'} Thanks."
+    )
+    parsed = parse_reflection(reply)
+    assert (parsed.source, parsed.judgement, parsed.confidence) == ("json", "Not reasonable", 40.0)
+    assert parsed.new_response is None and parsed.fields["new_response"] == "ok"
+    assert parsed.reflection == "I misread the rule"
