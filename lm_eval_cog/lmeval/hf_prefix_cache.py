@@ -256,14 +256,15 @@ class PrefixCache:
         total = self.stored_bytes
         if total <= self.budget:
             return
-        dropped, freed = 0, 0
+        gone: set[int] = set()
+        freed = 0
         for entry in sorted(self.entries, key=lambda e: e.nbytes, reverse=True):
             if total - freed <= self.budget:
                 break
-            entry.turn = -1
-            dropped += 1
+            gone.add(id(entry))
             freed += entry.nbytes
-        self.entries = [e for e in self.entries if e.turn != -1]
+        self.entries = [e for e in self.entries if id(e) not in gone]  # as consumed entries are freed
+        dropped = len(gone)
         self.evicted += dropped
         message = (
             f"hf prefix reuse: {total / _MIB:.0f} MiB of states over the {self.budget / _MIB:.0f} MiB budget "
