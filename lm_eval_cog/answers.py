@@ -2,9 +2,9 @@
 
 Every reader of model replies follows it: the static probes' ``_gen`` tasks (the
 ``answer_line`` filter of ``task_configs/probes/_probe_gen.yaml`` and
-:meth:`lm_eval_cog.probes.core.Probe.read_answer`), the interactive paradigms
-(:func:`lm_eval_cog.paradigms.base.read_choice`) and the reflection passes
-(:mod:`lm_eval_cog.reflection`). Pure Python; no lm-eval, no torch.
+:meth:`lm_eval_cog.paradigms.probe_base.Probe.read_answer`), the interactive paradigms
+(:func:`lm_eval_cog.paradigms.base.read_choice`) and the metacognition passes
+(:mod:`lm_eval_cog.metacognition`). Pure Python; no lm-eval, no torch.
 
 The rule
 --------

@@ -39,7 +39,7 @@ REFERENCE_ITERS = 20_000
 
 
 def interactive_tasks() -> list[str]:
-    """Every episode task we ship (paradigms, reflection probes, oddball): the chance script's scan."""
+    """Every episode task we ship (paradigms, metacognition over the probes, oddball): the chance script's scan."""
     return sorted(task_entries()[0])
 
 

@@ -9,7 +9,7 @@ task's ``metadata.version`` (results of two versions are not comparable) and rew
 
 What is hashed, for the first :data:`EPISODES` episodes with the default task seed:
 
-* interactive tasks (``class: InteractiveTask``, or ``ReflectTask`` whose episode i asks the
+* interactive tasks (``class: InteractiveTask``, or ``MetacognitionTask`` whose episode i asks the
   probe's document i): the paradigm, preset, strategy and
   overrides of the YAML's metadata; each episode (seed ``episode_seed(seed, i)``) is
   played to its end by the paradigm's ``random`` agent on ``agent_rng(seed)`` (what
@@ -97,7 +97,7 @@ def interactive_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: 
     task_seed = seed if seed is not None else int(meta.get("seed", DEFAULT_SEED))
     for index in range(episodes):
         ep_seed = episode_seed(task_seed, index)
-        if str(config.get("class", "")).endswith("ReflectTask"):  # episode i asks the probe's document i
+        if str(config.get("class", "")).endswith("MetacognitionTask"):  # episode i asks the probe's document i
             params = paradigm.make_params(meta["preset"], meta["strategy"], {**overrides, "document": [task_seed, index]})
         env = paradigm.env_cls(params)
         agent = paradigm.make_agent("random", params, agent_rng(ep_seed))
@@ -127,7 +127,7 @@ def dataset_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: int 
 
 def stimuli_hash(config: dict[str, Any], episodes: int = EPISODES, seed: int | None = None) -> str:
     """SHA-256 (hex) of the stimuli of a task's first ``episodes`` episodes (see the module docstring)."""
-    if str(config.get("class", "")).endswith(("InteractiveTask", "ReflectTask")):
+    if str(config.get("class", "")).endswith(("InteractiveTask", "MetacognitionTask")):
         pieces = interactive_stimuli(config, episodes, seed)
     elif "custom_dataset" in config:
         pieces = dataset_stimuli(config, episodes, seed)

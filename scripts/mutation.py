@@ -60,7 +60,7 @@ EQUIVALENT: list[dict[str, str]] = [
         "reason": "a str has no attribute 'prompt', so str(getattr(s, 'prompt', s)) is s itself",
     },
     {
-        "function": "lm_eval_cog.paradigms.wcst.env.x_draw_per_trial_options",
+        "function": "lm_eval_cog.paradigms.wcst.cards.x_draw_per_trial_options",
         "line": "for dim, pos in zip((SHAPE, COLOUR, NUMBER), positions[:4]):",
         "reason": "zip stops at the three dimensions: positions[:4] and positions[:3] pair identically",
     },
@@ -153,8 +153,9 @@ EQUIVALENT: list[dict[str, str]] = [
         "line": "return i < 0 or ends[i] < start",
         "reason": "a description ends at a word boundary and digits and number words are word characters: no mention starts where one ends",
     },
+    # paradigms/wcst/cards.py
     {
-        "function": "lm_eval_cog.paradigms.wcst.env.x_draw_fixed_key_cards",
+        "function": "lm_eval_cog.paradigms.wcst.cards.x_draw_fixed_key_cards",
         "line": "while len(cards) <= n:",
         "reason": "cards[:n] is the same; an extra pass only advances env.rng, which WCST never draws from after _reset",
     },

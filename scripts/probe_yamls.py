@@ -1,6 +1,6 @@
 """Write the static probes' task YAMLs from the probes' declarations (``--check``: verify them).
 
-Each probe of :data:`lm_eval_cog.probes.core.REGISTRY` gets ``cog_<probe>_mc.yaml``
+Each probe of :data:`lm_eval_cog.paradigms.probe_base.REGISTRY` gets ``cog_<probe>_mc.yaml``
 and ``cog_<probe>_gen.yaml`` in ``task_configs/probes/``: the shared settings come
 from ``_probe_mc.yaml`` / ``_probe_gen.yaml`` (``include:``), the metric list from the
 probe (its conditions, lures and effects), so the YAML and the scorer cannot drift.

@@ -35,7 +35,8 @@ from scipy import ndimage
 
 from lm_eval_cog.paradigms.wcst import visual
 from lm_eval_cog.paradigms.wcst.agents import OptimalAgent
-from lm_eval_cog.paradigms.wcst.env import COLOUR, NUMBER, SHAPE, SHAPES, WCSTParams
+from lm_eval_cog.paradigms.wcst.cards import COLOUR, NUMBER, SHAPE, SHAPES
+from lm_eval_cog.paradigms.wcst.env import WCSTParams
 
 NAME = "cog_scripted_vlm"
 IMAGE_PLACEHOLDER = "<image>"  # lm-eval's DEFAULT_IMAGE_PLACEHOLDER

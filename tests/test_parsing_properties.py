@@ -205,7 +205,7 @@ STEP_TEXTS = {
     "reflect": ("Answer: True", "Answer: 3", "Answer: red", '{"rationality_judgement": "Reasonable", '
                 '"confidence_score": 90, "model_reflection": "ok", "new_response": "None"}'),
 }
-# The reflection pass's first turn is a static probe's _gen prompt, which asks for an answer line only.
+# The metacognition pass's first turn is a static probe's _gen prompt, which asks for an answer line only.
 ONLY_STRATEGY = {"reflect": Strategy.FREE}
 
 
@@ -226,7 +226,7 @@ def test_env_step_on_any_text_logs_a_valid_or_invalid_trial(data, name, strategy
         if terminated or truncated:
             break
     for record in env.log:
-        if name == "reflect":  # its answer turn: the probe's reading; the reflection turn: tests/test_reflection.py
+        if name == "reflect":  # its answer turn: the probe's reading; the metacognition turn: tests/test_metacognition.py
             if record.get("phase") == "answer":
                 assert record["parse"] in {p.value for p in ParsePath}
                 assert (record["parse"] == ParsePath.INVALID.value) == (record["choice"] is None)

@@ -5,9 +5,9 @@ repeated markers, huge digit runs, deep brackets and JSON, random text, an integ
 overflows a float) goes through each reader of model replies:
 
 * every paradigm's ``env.step`` (envs built through the registry, each strategy), and for
-  the reflection paradigms the reflection turn too;
+  the reflect paradigms the metacognition turn too;
 * every probe's ``_gen`` scoring path (:meth:`Probe.score_reply`) on generated documents;
-* :func:`lm_eval_cog.reflection.parse_reflection` and :func:`read_judgement_value`;
+* :func:`lm_eval_cog.metacognition.parse_reflection` and :func:`read_judgement_value`;
 * the Wason 2-4-6 move reader (:func:`read_move`, whose rules go through ``parse_rule``).
 
 Each call must not raise, must read nothing (invalid / missing), and must take under
@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from lm_eval_cog import reflection
+from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms import available, get_paradigm
 from lm_eval_cog.paradigms.base import ParsePath, Strategy
 from lm_eval_cog.paradigms.wason246.env import read_move
@@ -105,9 +105,9 @@ def test_every_probe_scores_a_hostile_reply_invalid_quickly(name):
 
 # IGT's record has two readings (first and final choice); the others one.
 PARSE_FIELDS = {"igt": (("first_parse", "first_invalid"), ("final_parse", "final_invalid"))}
-# The reflection pass's first turn is a static probe's _gen prompt (free form only).
+# The metacognition pass's first turn is a static probe's _gen prompt (free form only).
 STRATEGIES = {"reflect": (Strategy.FREE,)}
-# A first reply that leads the reflection paradigms to their reflection turn.
+# A first reply that leads the reflect paradigms to their metacognition turn.
 BEFORE_REFLECTION = {"reflect": "Answer: 3", "wason246_reflect": "RULE: x < y < z"}
 
 
@@ -177,7 +177,7 @@ def test_an_overflowing_confidence_is_missing_and_the_episode_scores(paradigm):
     env.step(BEFORE_REFLECTION[paradigm])
     env.step(OVERFLOW)
     record = env.log[-1]
-    assert record["confidence"] is None and record["fields"]["confidence"] == reflection.UNREADABLE
+    assert record["confidence"] is None and record["fields"]["confidence"] == metacognition.UNREADABLE
     scores = model.metrics(env.log, params)
     assert not math.isnan(scores["acc_first"]) and not math.isnan(scores["acc_final"])
 
@@ -190,32 +190,32 @@ def test_an_overflowing_confidence_is_missing_and_the_episode_scores(paradigm):
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_the_reflection_reader_reads_nothing_from_a_hostile_reply_quickly(name):
     reply = HOSTILE[name]
-    parsed, seconds = _timed(reflection.parse_reflection, reply)
+    parsed, seconds = _timed(metacognition.parse_reflection, reply)
     assert seconds < LIMIT
     assert parsed.confidence is None and parsed.judgement is None
-    _, seconds = _timed(reflection.read_judgement_value, reply)
+    _, seconds = _timed(metacognition.read_judgement_value, reply)
     assert seconds < LIMIT
 
 
 def test_the_overflowing_confidence_is_unreadable_not_an_error():
-    parsed = reflection.parse_reflection(OVERFLOW)
-    assert parsed.confidence is None and parsed.fields[reflection.CONFIDENCE] == reflection.UNREADABLE
-    assert reflection.read_confidence_value(10**400) == (None, False)
-    assert reflection.read_new_response_value(10**400) == (str(10**400), True)  # a new answer, as written
-    assert reflection.parse_reflection('{"confidence_score": 1e400}').confidence is None  # inf
+    parsed = metacognition.parse_reflection(OVERFLOW)
+    assert parsed.confidence is None and parsed.fields[metacognition.CONFIDENCE] == metacognition.UNREADABLE
+    assert metacognition.read_confidence_value(10**400) == (None, False)
+    assert metacognition.read_new_response_value(10**400) == (str(10**400), True)  # a new answer, as written
+    assert metacognition.parse_reflection('{"confidence_score": 1e400}').confidence is None  # inf
 
 
 def test_a_hedge_before_a_label_still_makes_the_judgement_unreadable():
-    assert reflection.read_judgement_value("not entirely reasonable") == (None, False)
-    assert reflection.read_judgement_value("Not reasonable") == (reflection.NOT_REASONABLE, True)
-    assert reflection.read_judgement_value("reasonable " * 1800) == (reflection.REASONABLE, True)
-    assert reflection.read_judgement_value("reasonable, not reasonable") == (None, False)
+    assert metacognition.read_judgement_value("not entirely reasonable") == (None, False)
+    assert metacognition.read_judgement_value("Not reasonable") == (metacognition.NOT_REASONABLE, True)
+    assert metacognition.read_judgement_value("reasonable " * 1800) == (metacognition.REASONABLE, True)
+    assert metacognition.read_judgement_value("reasonable, not reasonable") == (None, False)
 
 
 def test_key_lines_with_markdown_are_still_read():
-    parsed = reflection.parse_reflection("**Reasonableness:** Not reasonable\n**Confidence level**: 85\n"
+    parsed = metacognition.parse_reflection("**Reasonableness:** Not reasonable\n**Confidence level**: 85\n"
                                          "Confidence\n: 70")  # fmt: skip
-    assert (parsed.judgement, parsed.confidence) == (reflection.NOT_REASONABLE, 85.0)
+    assert (parsed.judgement, parsed.confidence) == (metacognition.NOT_REASONABLE, 85.0)
 
 
 # --------------------------------------------------------------------------- #

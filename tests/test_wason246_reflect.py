@@ -1,4 +1,4 @@
-"""Wason 2-4-6 with a reflection turn (issue 12 part 2): hand-computed metrics, the play left
+"""Wason 2-4-6 with a metacognition turn (issue 12 part 2): hand-computed metrics, the play left
 unchanged, the new rule's reading, conformance, reference players, and lm-eval in process."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from lm_eval_cog import reflection as refl
+from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import episode_seed
 from lm_eval_cog.paradigms.chance import play
@@ -47,7 +47,9 @@ def episode(*replies: str, params: Wason246ReflectParams = PARAMS) -> tuple[Waso
     return env, steps
 
 
-def same(a: float, b: float) -> bool:
+def same(a: float | None, b: float | None) -> bool:
+    """Equal, or both undefined (NaN in Python, null in a samples file)."""
+    a, b = (math.nan if x is None else x for x in (a, b))
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b)
 
 
@@ -97,7 +99,7 @@ def test_hand_built_episode_metrics(replies):
     *play_steps, last = steps
     assert all(not s[1] and not s[2] for s in play_steps)  # the rule does not end the episode
     assert last[1] and not last[2] and last[0] == CLOSING
-    assert play_steps[-1][0].startswith("Your rule has been recorded.\n\n" + refl.CONVERSATION_REQUEST[:30])
+    assert play_steps[-1][0].startswith("Your rule has been recorded.\n\n" + metacognition.CONVERSATION_REQUEST[:30])
     record = env.log[-1]
     assert record["kind"] == "reflection" and record["parse"] == "answer_line" and record["invalid"] is None
     scores = wason246_reflect_metrics(env.log, PARAMS)
@@ -111,8 +113,8 @@ def test_hand_built_episode_metrics(replies):
 def test_unreadable_confidence_record_says_why_and_the_revision_is_the_same_rule():
     env, _ = episode(*UNREADABLE_CONFIDENCE)
     record = env.log[-1]
-    assert record["confidence"] is None and record["fields"]["confidence"] == refl.UNREADABLE
-    assert record["revision"] == refl.SAME and record["new_rule"] == "not (x >= y or y >= z)"
+    assert record["confidence"] is None and record["fields"]["confidence"] == metacognition.UNREADABLE
+    assert record["revision"] == metacognition.SAME and record["new_rule"] == "not (x >= y or y >= z)"
 
 
 def test_task_means_over_the_hand_built_episodes_and_a_truncated_one():
@@ -121,7 +123,7 @@ def test_task_means_over_the_hand_built_episodes_and_a_truncated_one():
     truncated = Wason246ReflectParams(rule_set="wason1960", wason_scales=(1,), max_queries=2, max_invalid=0)
     logs.append(episode("no idea", "???", "", params=truncated)[0].log)
     per = [wason246_reflect_metrics(log, PARAMS) for log in logs]
-    mean = {k: refl.nan_mean([p[k] for p in per]) for k in METRIC_NAMES}
+    mean = {k: metacognition.nan_mean([p[k] for p in per]) for k in METRIC_NAMES}
     check(mean, {"acc": 3 / 5, "rule_stated": 4 / 5, "acc_first": 3 / 4, "acc_final": 3 / 4, "delta": 0,
                  "correction_rate": 1, "damage_rate": 1 / 3, "self_check_acc": 3 / 4,
                  "brier_answer": (0.01 + 0.04 + 0.16) / 3, "cqs_answer": 1 - (0.01 + 0.04 + 0.16) / 3,
@@ -152,7 +154,7 @@ def test_a_rule_on_the_plays_last_turn_still_gets_its_reflection():
 def test_an_unreadable_new_rule_is_wrong_never_the_first_rule():
     env, _ = episode("RULE: x < y < z", reflection("Not reasonable", 50, "the numbers go up"))
     record = env.log[-1]
-    assert record["revision"] == refl.REVISION_UNREADABLE and record["final_rule"] is None
+    assert record["revision"] == metacognition.REVISION_UNREADABLE and record["final_rule"] is None
     check(wason246_reflect_metrics(env.log, PARAMS),
           {"acc_first": 1, "acc_final": 0, "damage_rate": 1, "revision_invalid_rate": 1, "revision_rate": 1})
 
@@ -217,7 +219,7 @@ def test_cogprobe_mode_pastes_the_task_and_the_rule_reply():
     env = Wason246ReflectEnv(params)
     opening, _ = env.reset(seed=0)
     message, *_ = env.step("Thinking.\nRULE: x < y < z")
-    assert message == refl.cogprobe_request(f"{env.system_prompt}\n\n{opening}", "Thinking.\nRULE: x < y < z")
+    assert message == metacognition.cogprobe_request(f"{env.system_prompt}\n\n{opening}", "Thinking.\nRULE: x < y < z")
     env.step(reflection("Reasonable", 80))
     assert env.log[-1]["confidence"] == 80.0
 
@@ -241,7 +243,7 @@ def test_passes_the_conformance_checks():
 def _means(policy: str, preset: str, n: int = 8) -> dict[str, float]:
     params = PARADIGM.make_params(preset)
     per = [PARADIGM.metrics(play(PARADIGM, params, episode_seed(3, i), policy).log, params) for i in range(n)]
-    return {k: refl.nan_mean([p[k] for p in per]) for k in METRIC_NAMES}
+    return {k: metacognition.nan_mean([p[k] for p in per]) for k in METRIC_NAMES}
 
 
 @pytest.mark.parametrize("preset", ["cogprobe6", "wason1960"])
@@ -272,11 +274,11 @@ def test_self_correcting_player_never_damages_and_corrects_what_contradicts_its_
         env = play(PARADIGM, params, episode_seed(3, i), "self_correcting")
         record, scores = env.log[-1], PARADIGM.metrics(env.log, params)
         assert scores["damage_rate"] in (0.0,) or math.isnan(scores["damage_rate"])
-        if record["judgement"] == refl.NOT_REASONABLE:
-            assert record["confidence"] == 0 and record["revision"] in (refl.CHANGED, refl.SAME)
+        if record["judgement"] == metacognition.NOT_REASONABLE:
+            assert record["confidence"] == 0 and record["revision"] in (metacognition.CHANGED, metacognition.SAME)
             corrected += scores["acc_final"] == 1.0
         else:
-            assert record["confidence"] == 100 and record["revision"] == refl.KEPT
+            assert record["confidence"] == 100 and record["revision"] == metacognition.KEPT
     assert corrected > 0
 
 
@@ -286,7 +288,7 @@ def test_random_player_replies_are_valid_and_its_revisions_are_rules():
         env = play(PARADIGM, params, episode_seed(3, i), "random")
         record = env.log[-1]
         assert record["kind"] == "reflection" and record["invalid"] is None
-        assert record["revision"] in (refl.KEPT, refl.SAME, refl.CHANGED)
+        assert record["revision"] in (metacognition.KEPT, metacognition.SAME, metacognition.CHANGED)
         scores = PARADIGM.metrics(env.log, params)
         assert scores["invalid_rate"] == 0 and scores["revision_invalid_rate"] == 0
 

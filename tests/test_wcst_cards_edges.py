@@ -8,7 +8,8 @@ crosses, 4 blue circles).
 from __future__ import annotations
 
 from lm_eval_cog.paradigms.base import AMBIGUOUS, ParseFailure, Strategy
-from lm_eval_cog.paradigms.wcst.env import KEY_CARDS, is_unambiguous, parse_reply
+from lm_eval_cog.paradigms.wcst.cards import KEY_CARDS, is_unambiguous
+from lm_eval_cog.paradigms.wcst.env import parse_reply
 
 
 def card(shape, colour, number):

@@ -17,6 +17,7 @@ from lm_eval_cog.paradigms.wcst import (
     find_choices,
     parse_reply,
 )
+from lm_eval_cog.paradigms.wcst.cards import matched_dimensions
 from lm_eval_cog.paradigms.wcst.env import (
     CLOSING,
     EXCLUSIVITY_SENTENCE,
@@ -24,7 +25,6 @@ from lm_eval_cog.paradigms.wcst.env import (
     FEEDBACK_INCORRECT,
     FEEDBACK_INVALID,
     card_text,
-    matched_dimensions,
 )
 
 LOG_FIELDS = {

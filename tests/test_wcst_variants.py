@@ -20,9 +20,9 @@ from lm_eval_cog.paradigms.wcst.env import (
     EXCLUSIVITY_SENTENCE,
     RULE_SENTENCE,
     ROLEPLAYS,
-    SHAPES,
     system_prompt,
 )
+from lm_eval_cog.paradigms.wcst.cards import SHAPES
 
 KENNEDY = PRESETS["kennedy"]
 WCST64 = PRESETS["wcst64"]

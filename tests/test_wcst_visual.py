@@ -32,14 +32,14 @@ from lm_eval_cog.lmeval.visual_probe import doc_to_image  # noqa: E402
 from lm_eval_cog.paradigms.base import agent_rng, episode_seed  # noqa: E402
 from lm_eval_cog.paradigms.images import IMAGE_PLACEHOLDER  # noqa: E402
 from lm_eval_cog.paradigms.wcst import PARADIGM, PRESETS, WCSTEnv, visual, visual_probe  # noqa: E402
-from lm_eval_cog.paradigms.wcst.env import (  # noqa: E402
+from lm_eval_cog.paradigms.wcst.cards import (  # noqa: E402
     COLOURS,
     KEY_CARDS,
     NUMBERS,
     SHAPES,
-    card_text,
     draw_per_trial_options,
 )
+from lm_eval_cog.paradigms.wcst.env import card_text  # noqa: E402
 from lm_eval_cog.rendering import DEFUSED_PLACEHOLDER, IMAGE_DROPPED, Renderer  # noqa: E402
 from lm_eval_cog.runner import Episode, Turn, start_episodes  # noqa: E402
 from lm_eval_cog.transcripts import rebuild_prompt  # noqa: E402

@@ -15,7 +15,7 @@ from lm_eval_cog.probes.core import get_probe
 
 def probe_items(name: str, seeds: Sequence[int], n: int) -> list[AuditItem]:
     """The first ``n`` items of probe ``name`` at each seed, as the ``_mc`` form shows them, in the
-    probe's audit cells (:attr:`~lm_eval_cog.probes.core.Probe.audit_cells`)."""
+    probe's audit cells (:attr:`~lm_eval_cog.paradigms.probe_base.Probe.audit_cells`)."""
     probe = get_probe(name)
     return [
         make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], probe.audit_cell(d["condition"]))

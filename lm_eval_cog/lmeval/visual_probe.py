@@ -16,7 +16,7 @@ import datasets
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, process_results_metric
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.paradigms.wcst import visual_probe
-from lm_eval_cog.paradigms.wcst.env import COLOUR, NUMBER, SHAPE
+from lm_eval_cog.paradigms.wcst.cards import COLOUR, NUMBER, SHAPE
 
 DEFAULT_SEED = 1234  # lm-eval's default task-side (fewshot) seed
 

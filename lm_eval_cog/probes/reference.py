@@ -1,7 +1,7 @@
 """Reference players on the static probes, scored without lm-eval.
 
 ``--model cog_baseline --model_args policy=random|optimal|prepotent`` answers the
-probes' requests with :meth:`~lm_eval_cog.probes.core.Probe.policy_choice`; this
+probes' requests with :meth:`~lm_eval_cog.paradigms.probe_base.Probe.policy_choice`; this
 module plays the same choices straight through the probe's scorer and the YAML's
 aggregations, for the tests and ``scripts/`` (the same numbers as the results JSON).
 """

@@ -55,14 +55,8 @@ import numpy as np
 
 from lm_eval_cog.answers import parse_int
 from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.paradigms.wcst.env import (
-    COLOURS,
-    DIMENSIONS,
-    NUMBERS,
-    SHAPES,
-    card_text,
-    is_unambiguous,
-)
+from lm_eval_cog.paradigms.wcst.cards import COLOURS, DIMENSIONS, NUMBERS, SHAPES, is_unambiguous
+from lm_eval_cog.paradigms.wcst.env import card_text
 from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 

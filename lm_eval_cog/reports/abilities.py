@@ -43,8 +43,8 @@ GROUP_ABILITIES.update(
 #: WCST and LNT: set shifting (their READMEs; Momentè's "cognitive flexibility"). The Reflection-Bench
 #: paradigms carry that benchmark's dimension, as in their READMEs' titles: n-back working memory,
 #: WPT prediction, DC-IGT counterfactual thinking, PRLT belief updating, MBT meta-reflection, oddball
-#: perception. Wason 2-4-6 is CogProbe's "Inductive Reasoning" operation; with a reflection turn, like
-#: the other ``_reflect`` tasks, it measures metacognition (CogProbe's reflection pass).
+#: perception. Wason 2-4-6 is CogProbe's "Inductive Reasoning" operation; with a metacognition turn, like
+#: the other ``_reflect`` tasks, it measures metacognition (CogProbe's second pass).
 PARADIGM_ABILITIES = (
     ("cog_wason246_reflect", "metacognition"),
     ("cog_wason246", "induction"),

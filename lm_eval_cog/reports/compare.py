@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from lm_eval_cog.reports.compare_stats import PairPoint, TauResult
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.files import write_text
 from lm_eval_cog.reports.markdown import md
@@ -45,30 +46,6 @@ _CORRECTION_NAMES = {None: "none (as Momentè et al.)", "holm": "Holm", "bh": "B
 
 #: Below this many models a tau needs to be large to mean anything: say how large.
 FEW_MODELS = 10
-
-
-@dataclasses.dataclass(frozen=True)
-class TauResult:
-    """Kendall tau-b of two tasks across the models that have both scores (n of them)."""
-
-    task_a: str
-    task_b: str
-    n: int
-    tau: float  # NaN when undefined (n < 3 or a constant column)
-    p: float  # two-sided; NaN when tau is
-    p_adjusted: float | None  # None without correction; NaN when p is NaN
-
-
-@dataclasses.dataclass(frozen=True)
-class PairPoint:
-    """One task in the discriminative-power plot of model a (x) against model b (y)."""
-
-    task: str
-    a: float
-    b: float
-    ratio: float | None  # b / a; None when a == 0 (MO: "undefined")
-    abs_log_ratio: float | None  # |ln(b / a)|; None unless both scores are > 0
-    diagonal_distance: float  # |a - b| / sqrt(2): distance of (a, b) from the line y = x
 
 
 @dataclasses.dataclass

@@ -5,14 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lm_eval_cog.reports.compare_stats import PairPoint, TauResult
 from lm_eval_cog.reports.plotting import FigureFile, new_figure, plain, save_figure
-
-if TYPE_CHECKING:  # only for annotations: compare imports this module lazily
-    from lm_eval_cog.reports.compare import PairPoint, TauResult
 
 #: Above this many tasks the cells are too small for numbers; asterisks stay.
 ANNOTATE_MAX_TASKS = 15

@@ -18,6 +18,8 @@ from typing import Any
 
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.ranges import Flag, metric_range, outside, stderr_range
+from lm_eval_cog.reports.selection import paradigm_of
+from lm_eval_cog.reports.task_result import TaskResult
 from lm_eval_cog.reports.validation import (
     check_tree,
     count,
@@ -33,23 +35,6 @@ _NOT_METRICS = {"alias", "name", "sample_len", "sample_count", " ", ""}
 _RESULTS_NAME = re.compile(r"^results_(?P<stamp>.+)\.json$")
 #: model_args keys whose value names the weights; its basename is the natural display label.
 _LABEL_ARGS = ("pretrained", "path", "model", "model_name", "engine")
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    """One task's (or group's) row of a results file."""
-
-    task: str
-    metrics: dict[str, float]
-    stderrs: dict[str, float]
-    higher_is_better: dict[str, bool]
-    n_samples: int | None
-    version: str | None
-    config: dict
-    is_group: bool
-    #: Reported values the metric cannot take (key -> the value and its possible range): their entries in
-    #: ``metrics`` are NaN (undefined) and their stderrs dropped, so that no score or ranking uses them.
-    out_of_range: dict[str, Flag] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -208,10 +193,16 @@ def _is_number(value: Any) -> bool:
 
 
 def _numbers(row: dict) -> tuple[dict[str, float], dict[str, float]]:
-    """(metrics, stderrs) of a results row: numbers only ("N/A" stderrs of custom aggregations mean none)."""
+    """(metrics, stderrs) of a results row: numbers only ("N/A" stderrs of custom aggregations mean none).
+
+    ``null`` is an undefined value (what our results files hold where lm-eval would write
+    ``NaN``) and reads as NaN, as the same file written by a bare lm-eval would.
+    """
     metrics: dict[str, float] = {}
     stderrs: dict[str, float] = {}
     for key, value in row.items():
+        if value is None and key not in _NOT_METRICS:
+            value = math.nan
         if key in _NOT_METRICS or not _is_number(value):
             continue
         name, sep, filt = key.partition(",")
@@ -247,8 +238,6 @@ def _flag_impossible(
 
 
 def _task_result(task: str, row: dict, data: dict, is_group: bool) -> TaskResult:
-    from lm_eval_cog.reports.selection import paradigm_of  # selection imports this module
-
     config = data.get("configs", {}).get(task)
     config = dict(config) if isinstance(config, dict) and not is_group else {}
     metrics, stderrs, flags = _flag_impossible(*_numbers(row), paradigm_of(task, config))

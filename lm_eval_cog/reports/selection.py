@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from lm_eval_cog.reports.errors import ReportInputError
-
-if TYPE_CHECKING:  # annotations only: runs imports this module (paradigm_of)
-    from lm_eval_cog.reports.runs import TaskResult
+from lm_eval_cog.reports.task_result import TaskResult
 
 #: Oddball is a probe, not a paradigm: its score is its primary metric.
 _PROBE_PRIMARY = {"oddball": "score"}

@@ -26,6 +26,7 @@ from lm_eval_cog.paradigms.base import (
     read_choice,
     require_int,
 )
+from lm_eval_cog.paradigms.switching import CriterionSchedule
 
 # --------------------------------------------------------------------------- #
 # Tasks, answers, stimuli
@@ -302,10 +303,12 @@ class LNTEnv(Env):
             raise RuntimeError("LNTEnv._reset() called outside reset()")
         # Drawn up front, first task then stimuli, so that stimuli depend on the seed only.
         first = TASKS[int(rng.integers(len(TASKS)))]
-        self._task = p.fixed_task if p.fixed_task is not None else first
         self._stimuli = draw_stimuli(rng, p.trials, p.letters)
-        self._previous_task: str | None = None
-        self._streak = 0
+        if p.fixed_task is not None:
+            self._schedule = CriterionSchedule([p.fixed_task], p.criterion, switches=False)
+        else:  # the two tasks take turns, switched by completed categories alone
+            turns = (first, other_task(first))
+            self._schedule = CriterionSchedule([turns[k % 2] for k in range(p.trials // p.criterion + 1)], p.criterion)
         self.system_prompt = system_prompt(p)
         info = self._info(next_trial=1, last_outcome=None, last_answer=None)
         return stimulus_text(self._stimuli[0]), info
@@ -327,7 +330,7 @@ class LNTEnv(Env):
         p: LNTParams = self.params
         trial = len(self.log) + 1
         stimulus = self._stimuli[trial - 1]
-        task = self._task
+        task, previous_task = self._schedule.rule, self._schedule.previous
         right = correct_answer(task, stimulus)
 
         reading = read_reply(reply, p.strategy)
@@ -341,15 +344,15 @@ class LNTEnv(Env):
             outcome = Outcome.CORRECT if answer == right else Outcome.ERROR
             feedback = FEEDBACK_CORRECT if outcome is Outcome.CORRECT else FEEDBACK_INCORRECT
 
-        # As in their code: a correct answer extends the streak, anything else resets it
-        # (an invalid reply too: their code skipped those instead, see the README).
-        self._streak = self._streak + 1 if outcome is Outcome.CORRECT else 0
-        completed = self._streak == p.criterion
+        # As in their code: a correct answer extends the streak, anything else resets it (an
+        # invalid reply too: their code skipped those instead, see the README). A switch applies
+        # from the next trial: this answer was scored above.
+        streak, completed = self._schedule.count(outcome)
         self.log.append(
             {
                 "trial": trial,
                 "task": task,
-                "previous_task": self._previous_task,
+                "previous_task": previous_task,
                 "stimulus": stimulus,
                 "correct_answer": right,
                 "answer": answer,
@@ -357,16 +360,11 @@ class LNTEnv(Env):
                 "invalid": invalid,
                 "parse": reading.path.value,
                 "outcome": outcome.value,
-                "streak": self._streak,
+                "streak": streak,
                 "category_completed": completed,
                 "feedback": feedback,
             }
         )
-        if completed:
-            self._streak = 0
-            if p.fixed_task is None:
-                # The switch applies from the next trial: this answer was scored above.
-                self._previous_task, self._task = task, other_task(task)
 
         terminated = trial >= p.trials
         info = self._info(next_trial=trial + 1, last_outcome=outcome.value, last_answer=answer)
@@ -379,7 +377,7 @@ class LNTEnv(Env):
         """The task in force for the next trial (for tests and debugging; never shown to agents)."""
         if not self._reset_called:
             raise RuntimeError("LNTEnv.current_task read before reset()")
-        return self._task
+        return self._schedule.rule
 
     @property
     def stimuli(self) -> list[str]:

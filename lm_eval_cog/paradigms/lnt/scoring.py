@@ -16,16 +16,18 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import fallback_share
-
-ACC = "acc"
-SCORE = "score"
-CATEGORIES_COMPLETED = "categories_completed"
-TRIALS_TO_FIRST_CATEGORY = "trials_to_first_category"
-PERSEVERATIVE_ERRORS = "perseverative_errors"
-NON_PERSEVERATIVE_ERRORS = "non_perseverative_errors"
-INVALID_RATE = "invalid_rate"
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE_SPEC, MetricSpec
+from lm_eval_cog.paradigms.switching import (
+    ACC,
+    CATEGORIES_COMPLETED,
+    INVALID_RATE,
+    NON_PERSEVERATIVE_ERRORS,
+    PERSEVERATIVE_ERRORS,
+    SCORE,
+    TRIALS_TO_FIRST_CATEGORY,
+    perseverative_error,
+    switching_measures,
+)
 
 metric_specs: tuple[MetricSpec, ...] = (
     MetricSpec(ACC, True, "Share of trials answered correctly (Kennedy & Nowak's score; invalid replies are errors)."),
@@ -61,23 +63,10 @@ def lnt_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, floa
         ``{name: value}`` for every name in :data:`METRIC_NAMES`. An empty log gives NaN
         for every metric (nothing was measured); so does TFC when no category completes.
     """
-    n = len(log)
-    if n == 0:
+    if not log:
         return {name: math.nan for name in METRIC_NAMES}
-    correct = sum(r["outcome"] == Outcome.CORRECT.value for r in log)
-    invalid = sum(r["outcome"] == Outcome.INVALID.value for r in log)
-    perseverative = sum(is_perseverative(r) for r in log)
-    completed = [int(r["trial"]) for r in log if r["category_completed"]]
-    return {
-        ACC: correct / n,
-        SCORE: 100.0 * correct / n,
-        CATEGORIES_COMPLETED: float(len(completed)),
-        TRIALS_TO_FIRST_CATEGORY: float(completed[0]) if completed else math.nan,
-        PERSEVERATIVE_ERRORS: float(perseverative),
-        NON_PERSEVERATIVE_ERRORS: float(n - correct - perseverative),
-        INVALID_RATE: invalid / n,
-        FALLBACK_SHARE: fallback_share(log),
-    }
+    values = switching_measures(log, is_perseverative)
+    return {name: values[name] for name in METRIC_NAMES}
 
 
 def is_perseverative(record: Mapping[str, Any]) -> bool:
@@ -86,13 +75,7 @@ def is_perseverative(record: Mapping[str, Any]) -> bool:
     Before the first switch there is no previous task: a wrong-task answer there is a
     search for the task, not perseveration (as WCST's eq. 2 counts none before a switch).
     """
-    previous = record["previous_task"]
-    return (
-        record["outcome"] == Outcome.ERROR.value
-        and previous is not None
-        and previous != record["task"]
-        and record["answer_task"] == previous
-    )
+    return perseverative_error(record, "task", "previous_task", "answer_task")
 
 
 # --------------------------------------------------------------------------- #

@@ -1,6 +1,6 @@
 """Metacognitive reflection over the static probes' items (CogProbe, Cui et al.).
 
-Exposes :data:`PARADIGM`; see ``README.md`` in this folder and :mod:`lm_eval_cog.reflection`.
+Exposes :data:`PARADIGM`; see ``README.md`` in this folder and :mod:`lm_eval_cog.metacognition`.
 """
 
 from __future__ import annotations

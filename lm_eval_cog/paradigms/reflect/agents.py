@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_cog.paradigms.base import AgentFactory
-from lm_eval_cog.reflection import KEEP, NOT_REASONABLE, REASONABLE
+from lm_eval_cog.metacognition import KEEP, NOT_REASONABLE, REASONABLE
 
 
 class _Player:

@@ -1,8 +1,8 @@
-"""The reflection pass over a static probe's item: params, documents, messages, env.
+"""The ``reflect`` paradigm, metacognition over a static probe's item: params, documents, messages, env.
 
 Pure Python + numpy. An episode is one document of a static probe
 (:mod:`lm_eval_cog.probes`) in two turns: the item as the probe's ``_gen`` form asks it,
-then the reflection request of :mod:`lm_eval_cog.reflection`. See ``README.md`` here.
+then the reflection request of :mod:`lm_eval_cog.metacognition`. See ``README.md`` here.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from lm_eval_cog import reflection as refl
+from lm_eval_cog import metacognition
 from lm_eval_cog.answers import find_answer
 from lm_eval_cog.paradigms.base import Env, ParsePath, Strategy, coerce_strategy, require_int
-from lm_eval_cog.probes.core import NO_ANSWER, REGISTRY, Probe, get_probe
+from lm_eval_cog.paradigms.probe_base import NO_ANSWER, REGISTRY, Probe, get_probe
 
 #: Modes: ``conversation`` (our request, a second turn of the same conversation) and
 #: ``cogprobe`` (CogProbe's single-turn template, with the task and the first reply pasted in).
@@ -45,7 +45,7 @@ class ReflectParams:
     """Parameters of a reflection episode.
 
     Attributes:
-        probe: The static probe whose item is asked (a name of ``lm_eval_cog.probes.core.REGISTRY``).
+        probe: The static probe whose item is asked (a name of ``lm_eval_cog.paradigms.probe_base.REGISTRY``).
         mode: ``conversation`` or ``cogprobe`` (see :data:`MODES`).
         probe_params: Overrides of the probe's parameters, validated by name (as the
             probe tasks' ``metadata.<probe>``).
@@ -142,8 +142,8 @@ def read_first(probe: Probe, doc: Mapping[str, Any], reply: str) -> tuple[str, i
 def reflection_message(params: ReflectParams, doc: Mapping[str, Any], first_reply: str) -> str:
     """The second turn: our request, or CogProbe's template around the task and the first reply."""
     if params.mode == "cogprobe":
-        return refl.cogprobe_request(first_prompt(doc), first_reply)
-    return refl.conversation_request()
+        return metacognition.cogprobe_request(first_prompt(doc), first_reply)
+    return metacognition.conversation_request()
 
 
 # --------------------------------------------------------------------------- #
@@ -158,14 +158,14 @@ class ReflectEnv(Env):
         Turn 1 asks the item of ``cog_<probe>_gen`` (its prompt and the answer-line request);
         the reply is read as that task reads it. Turn 2 asks the model to judge its answer
         (Reasonable / Not reasonable), state a confidence 0-100, explain, and give a new
-        answer or "None" (:mod:`lm_eval_cog.reflection`). No feedback is ever given.
+        answer or "None" (:mod:`lm_eval_cog.metacognition`). No feedback is ever given.
 
     Reply format:
         Turn 1: a reply ending with ``Answer: <answer>``. Turn 2: a JSON object (read
         leniently; every unreadable field is counted, none is defaulted).
 
     Scoring:
-        :func:`lm_eval_cog.reflection.episode_values` on the reflection record.
+        :func:`lm_eval_cog.metacognition.episode_values` on the reflection record.
 
     Episode end:
         ``terminated`` after the reflection (2 turns).
@@ -244,9 +244,9 @@ class ReflectEnv(Env):
 
     def _reflect(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
         doc = self._doc
-        parsed = refl.parse_reflection(reply)
-        final, revision = refl.final_choice(self._first, parsed.new_response, lambda t: self._probe.read_answer(doc, t))
-        record = refl.reflection_record(parsed, first=self._first, gold=doc["gold"], final=final, revision=revision)
+        parsed = metacognition.parse_reflection(reply)
+        final, revision = metacognition.final_choice(self._first, parsed.new_response, lambda t: self._probe.read_answer(doc, t))
+        record = metacognition.reflection_record(parsed, first=self._first, gold=doc["gold"], final=final, revision=revision)
         self.log.append({"phase": "reflection", **record})
         return CLOSING, True, self._info("done")
 

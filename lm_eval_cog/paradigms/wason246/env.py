@@ -448,7 +448,7 @@ class Wason246Env(Env):
         ``terminated`` by a readable rule (:data:`CLOSING`); ``truncated`` after ``play_turns``
         replies without one (:data:`CUT`; scored wrong).
 
-    Extending (a reflection turn): a readable rule ends play in :meth:`_finish`, which receives its
+    Extending (a metacognition turn): a readable rule ends play in :meth:`_finish`, which receives its
     log record and returns (closing message, terminated). A subclass may return ``False`` there and
     handle one more turn; ``self.final_rule`` holds the recorded rule.
 
@@ -563,7 +563,7 @@ class Wason246Env(Env):
         }
 
     def _finish(self, record: Mapping[str, Any]) -> tuple[str, bool]:
-        """Closing of a readable rule: the point where a reflection turn can be appended."""
+        """Closing of a readable rule: the point where a metacognition turn can be appended."""
         return CLOSING, True
 
     @property

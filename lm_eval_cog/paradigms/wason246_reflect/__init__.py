@@ -1,8 +1,8 @@
-"""Wason's 2-4-6 with a metacognitive reflection turn after the stated rule (CogProbe's induction
-task with its reflection pass).
+"""Wason's 2-4-6 with a metacognition turn after the stated rule (CogProbe's induction
+task with its metacognition pass).
 
 Exposes :data:`PARADIGM`; see ``README.md`` in this folder, :mod:`lm_eval_cog.paradigms.wason246`
-and :mod:`lm_eval_cog.reflection`.
+and :mod:`lm_eval_cog.metacognition`.
 """
 
 from __future__ import annotations

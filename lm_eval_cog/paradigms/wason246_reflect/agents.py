@@ -23,7 +23,7 @@ from lm_eval_cog.paradigms.wason246.agents import (
 )
 from lm_eval_cog.paradigms.wason246.env import YES
 from lm_eval_cog.paradigms.wason246.rules import parse_rule
-from lm_eval_cog.reflection import KEEP, NOT_REASONABLE, REASONABLE
+from lm_eval_cog.metacognition import KEEP, NOT_REASONABLE, REASONABLE
 
 
 class _Reflecting:

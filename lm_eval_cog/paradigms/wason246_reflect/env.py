@@ -1,8 +1,8 @@
-"""Wason's 2-4-6 with a metacognitive reflection turn after the stated rule: params, messages, env.
+"""Wason's 2-4-6 with a metacognition turn after the stated rule: params, messages, env.
 
 Pure Python + numpy. The querying play is :class:`~lm_eval_cog.paradigms.wason246.env.Wason246Env`
 unchanged; where it would end (a readable rule), the reflection request of
-:mod:`lm_eval_cog.reflection` is asked in the same conversation. See ``README.md`` here.
+:mod:`lm_eval_cog.metacognition` is asked in the same conversation. See ``README.md`` here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from lm_eval_cog import reflection as refl
+from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms.base import ParsePath, join_message
 from lm_eval_cog.paradigms.wason246 import hypotheses as hyp
 from lm_eval_cog.paradigms.wason246.env import (
@@ -48,7 +48,7 @@ CLOSING = "Your reflection has been recorded. The task is over."
 
 @dataclass(frozen=True)
 class Wason246ReflectParams(Wason246Params):
-    """The 2-4-6 protocol (every :class:`Wason246Params` field) plus the reflection turn.
+    """The 2-4-6 protocol (every :class:`Wason246Params` field) plus the metacognition turn.
 
     Attributes:
         mode: ``conversation`` (default) or ``cogprobe`` (see :data:`MODES`).
@@ -79,11 +79,11 @@ PRESETS: Mapping[str, Wason246ReflectParams] = {
 
 
 def reflection_message(params: Wason246ReflectParams, task: str, rule_reply: str) -> str:
-    """The reflection turn: "Your rule has been recorded." and our request, or CogProbe's template
+    """The metacognition turn: "Your rule has been recorded." and our request, or CogProbe's template
     around the task (instructions and the initial triple) and the reply that stated the rule."""
     if params.mode == "cogprobe":
-        return refl.cogprobe_request(task, rule_reply)
-    return join_message(RECORDED, refl.conversation_request())
+        return metacognition.cogprobe_request(task, rule_reply)
+    return join_message(RECORDED, metacognition.conversation_request())
 
 
 def read_new_rule(text: str, query_bound: int) -> Move | BadMove:
@@ -100,7 +100,7 @@ def read_new_rule(text: str, query_bound: int) -> Move | BadMove:
     if not isinstance(text, str):
         return BadMove(BAD_RULE, "no text")
     body = normalize(text)[: 2 * MAX_CHARS]
-    body = refl.last_answer_line(body) or body
+    body = metacognition.last_answer_line(body) or body
     found = last_move_text(body)
     if found is not None:
         kind, body = found
@@ -163,21 +163,21 @@ def outcome(
     first_score = score_rule(first, hidden, seen, grid, query_bound)
     new_rule, detail = None, None
     if record["new_response"] is None:
-        final, revision = first, refl.KEPT
+        final, revision = first, metacognition.KEPT
     else:
         move = read_new_rule(record["new_response"], query_bound)
         if isinstance(move, BadMove):
-            final, revision, detail = None, refl.REVISION_UNREADABLE, move.detail
+            final, revision, detail = None, metacognition.REVISION_UNREADABLE, move.detail
         else:
             assert move.rule is not None
             new_rule = move.rule.text
             new_score = score_rule(new_rule, hidden, seen, grid, query_bound)
             if new_score is not None and new_score.undecided:
-                final, revision, detail = None, refl.REVISION_UNREADABLE, new_score.undecided
+                final, revision, detail = None, metacognition.REVISION_UNREADABLE, new_score.undecided
             else:
                 final = new_rule
                 same = same_rule(first, final, hidden, seen, grid, query_bound)
-                revision = refl.SAME if same else refl.CHANGED
+                revision = metacognition.SAME if same else metacognition.CHANGED
     final_score = None if final is None else score_rule(final, hidden, seen, grid, query_bound)
     return {
         "first_rule": first,
@@ -205,7 +205,7 @@ class Wason246ReflectEnv(Wason246Env):
         The play is the 2-4-6 task unchanged (same params, stimuli, messages and records). Where
         a readable rule would end it, the model is asked, in the same conversation, to judge its
         rule (Reasonable / Not reasonable), state a confidence 0-100, explain, and give a new
-        rule or "None" (:mod:`lm_eval_cog.reflection`). No feedback on the rule is ever given.
+        rule or "None" (:mod:`lm_eval_cog.metacognition`). No feedback on the rule is ever given.
 
     Reply format:
         Play: one ``QUERY:``/``RULE:`` line (as ``wason246``). Reflection: a JSON object (read
@@ -213,7 +213,7 @@ class Wason246ReflectEnv(Wason246Env):
         as a rule (:func:`read_new_rule`).
 
     Scoring:
-        ``wason246`` metrics on the play's records; :func:`lm_eval_cog.reflection.episode_values`
+        ``wason246`` metrics on the play's records; :func:`lm_eval_cog.metacognition.episode_values`
         with first and final correctness from the play's exact scorer.
 
     Episode end:
@@ -279,7 +279,7 @@ class Wason246ReflectEnv(Wason246Env):
 
     def _reflect(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
         p: Wason246ReflectParams = self.params
-        parsed = refl.parse_reflection(reply)
+        parsed = metacognition.parse_reflection(reply)
         play = [r for r in self.log if r["kind"] != REFLECTION]
         fields = {
             "judgement": parsed.judgement,

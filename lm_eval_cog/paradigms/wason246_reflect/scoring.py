@@ -1,10 +1,10 @@
-"""Metrics of a 2-4-6 episode with a reflection turn, from its log alone.
+"""Metrics of a 2-4-6 episode with a metacognition turn, from its log alone.
 
 The log holds the play's records (:class:`~lm_eval_cog.paradigms.wason246.env.Wason246Env`)
 and, when a readable rule was stated, one ``kind: "reflection"`` record. The ``wason246``
 metrics are computed on the log **without** the reflection record (so ``invalid_rate``,
 ``fallback_share`` and the rest are the play's); the reflection metrics are
-:func:`lm_eval_cog.reflection.episode_values` of a record whose first and final correctness
+:func:`lm_eval_cog.metacognition.episode_values` of a record whose first and final correctness
 are recomputed here by the play's exact scorer (:func:`~lm_eval_cog.paradigms.wason246.env.outcome`
 re-reads the first rule and the ``new_response``). A saved (JSON) log rescores offline.
 
@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog import reflection as refl
+from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms.base import MetricSpec
 from lm_eval_cog.paradigms.wason246.scoring import metric_specs as play_specs
 from lm_eval_cog.paradigms.wason246.scoring import wason246_metrics
@@ -51,12 +51,12 @@ metric_specs: tuple[MetricSpec, ...] = (
                                   "the denominator of every reflection metric."),
     *(
         MetricSpec(RENAMED.get(name, name), higher, _DOCS.get(name, doc + " NaN without a reflection."))
-        for name, higher, doc in refl.METRICS
+        for name, higher, doc in metacognition.METRICS
         if name not in DROPPED
     ),
 )  # fmt: skip
 METRIC_NAMES: tuple[str, ...] = tuple(s.name for s in metric_specs)
-REFLECTION_NAMES: tuple[str, ...] = tuple(RENAMED.get(n, n) for n in refl.METRIC_NAMES if n not in DROPPED)
+REFLECTION_NAMES: tuple[str, ...] = tuple(RENAMED.get(n, n) for n in metacognition.METRIC_NAMES if n not in DROPPED)
 
 
 def reflection_values(
@@ -67,7 +67,7 @@ def reflection_values(
     if record is None or not any(r["kind"] == "rule" for r in play):
         return {name: math.nan for name in REFLECTION_NAMES}
     result = outcome(play, record, params.grid, params.query_bound)
-    values = refl.episode_values({**record, **result})
+    values = metacognition.episode_values({**record, **result})
     return {RENAMED.get(n, n): v for n, v in values.items() if n not in DROPPED}
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from lm_eval_cog.paradigms.base import Paradigm
 from lm_eval_cog.paradigms.wcst.agents import AGENTS, OptimalAgent, PerseverativeAgent
+from lm_eval_cog.paradigms.wcst.cards import KEY_CARDS, UNAMBIGUOUS_CARDS
 from lm_eval_cog.paradigms.wcst.env import (
-    KEY_CARDS,
     PRESETS,
-    UNAMBIGUOUS_CARDS,
     WCSTEnv,
     WCSTParams,
     card_text,

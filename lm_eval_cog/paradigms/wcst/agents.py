@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_cog.paradigms.base import AgentFactory, Outcome
-from lm_eval_cog.paradigms.wcst.env import DIMENSIONS, matched_dimensions
+from lm_eval_cog.paradigms.wcst.cards import DIMENSIONS, matched_dimensions
 
 
 def _option_for(dimension: str, info: Mapping[str, Any]) -> int | None:

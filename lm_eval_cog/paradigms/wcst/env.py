@@ -1,7 +1,8 @@
-"""Wisconsin Card Sorting Test as a text environment: params, cards, reply parsing, env.
+"""Wisconsin Card Sorting Test as a text environment: params, card texts, reply parsing, env.
 
-Pure Python + numpy. See ``README.md`` in this folder for the protocol, the
-variants and every choice that differs from the source papers.
+Pure Python + numpy. The deck itself (dimensions, key cards, drawing test cards) is in
+:mod:`.cards`. See ``README.md`` in this folder for the protocol, the variants and every
+choice that differs from the source papers.
 """
 
 from __future__ import annotations
@@ -28,35 +29,29 @@ from lm_eval_cog.paradigms.base import (
     require_int,
 )
 from lm_eval_cog.paradigms.images import IMAGE_PLACEHOLDER, TurnImage
+from lm_eval_cog.paradigms.switching import CriterionSchedule
+from lm_eval_cog.paradigms.wcst.cards import (
+    COLOUR,
+    COLOURS,
+    DIMENSIONS,
+    KEY_CARDS,
+    N_OPTIONS,
+    NUMBER,
+    SHAPE,
+    SHAPES,
+    draw_fixed_key_cards,
+    draw_per_trial_options,
+    matched_dimensions,
+)
 
 # --------------------------------------------------------------------------- #
 # Stimuli
 # --------------------------------------------------------------------------- #
 
-#: Sorting dimensions (rule names as written in the log).
-COLOUR = "colour"
-SHAPE = "shape"
-NUMBER = "number"
-DIMENSIONS: tuple[str, ...] = (COLOUR, SHAPE, NUMBER)
-
-SHAPES: tuple[str, ...] = ("triangle", "star", "cross", "circle")
-COLOURS: tuple[str, ...] = ("red", "green", "yellow", "blue")
-NUMBERS: tuple[int, ...] = (1, 2, 3, 4)
-_VALUES: Mapping[str, tuple[Any, ...]] = {SHAPE: SHAPES, COLOUR: COLOURS, NUMBER: NUMBERS}
-
 _NUMBER_WORDS = ("one", "two", "three", "four")
 _PLURALS = {"triangle": "triangles", "star": "stars", "cross": "crosses", "circle": "circles"}
 
-#: A card is a plain dict (JSON-ready): ``{"shape": str, "colour": str, "number": int}``.
-Card = dict[str, Any]
-
-#: Hao et al.'s key cards: 1 red triangle, 2 green stars, 3 yellow crosses, 4 blue circles.
-KEY_CARDS: tuple[Card, ...] = tuple(
-    {SHAPE: s, COLOUR: c, NUMBER: n} for s, c, n in zip(SHAPES, COLOURS, NUMBERS)
-)
-
-#: Number of cards a player chooses among on each trial; replies are "1".."4".
-N_OPTIONS = 4
+#: Replies are the positions of the cards a player chooses among: "1".."4".
 CHOICES: tuple[str, ...] = tuple(str(i + 1) for i in range(N_OPTIONS))
 
 #: Schedules and decks (values of ``WCSTParams.schedule`` / ``.deck``).
@@ -129,65 +124,6 @@ def alien_text(card: Mapping[str, Any]) -> str:
 def describe(card: Mapping[str, Any], theme: str = THEME_CARDS) -> str:
     """A card's text in the theme's words."""
     return alien_text(card) if theme == THEME_ALIEN else card_text(card)
-
-
-def matched_dimensions(card: Mapping[str, Any], option: Mapping[str, Any]) -> list[str]:
-    """Dimensions (in :data:`DIMENSIONS` order) on which ``option`` matches ``card``."""
-    return [d for d in DIMENSIONS if card[d] == option[d]]
-
-
-def is_unambiguous(card: Mapping[str, Any], options: Sequence[Mapping[str, Any]]) -> bool:
-    """True when the options matching ``card`` by colour, shape and number are three different cards."""
-    owners = []
-    for d in DIMENSIONS:
-        hits = [k for k, o in enumerate(options) if o[d] == card[d]]
-        if len(hits) != 1:
-            return False
-        owners.append(hits[0])
-    return len(set(owners)) == len(DIMENSIONS)
-
-
-#: The 24 test cards that are unambiguous with respect to :data:`KEY_CARDS`.
-UNAMBIGUOUS_CARDS: tuple[Card, ...] = tuple(
-    {SHAPE: s, COLOUR: c, NUMBER: n}
-    for s in SHAPES
-    for c in COLOURS
-    for n in NUMBERS
-    if is_unambiguous({SHAPE: s, COLOUR: c, NUMBER: n}, KEY_CARDS)
-)
-
-
-def draw_fixed_key_cards(rng: np.random.Generator, n: int) -> list[Card]:
-    """``n`` test cards: shuffled passes through the 24 unambiguous cards (no repeat within a pass)."""
-    cards: list[Card] = []
-    while len(cards) < n:
-        cards.extend(dict(UNAMBIGUOUS_CARDS[int(i)]) for i in rng.permutation(len(UNAMBIGUOUS_CARDS)))
-    return cards[:n]
-
-
-def draw_per_trial_options(rng: np.random.Generator) -> tuple[Card, list[Card]]:
-    """A test card and four options (Kennedy & Nowak).
-
-    Exactly one option matches the test card by shape only, one by colour only,
-    one by number only and one by nothing, in random order. Like the key cards,
-    the four options use four different shapes, colours and numbers.
-    """
-    card: Card = {
-        SHAPE: SHAPES[int(rng.integers(4))],
-        COLOUR: COLOURS[int(rng.integers(4))],
-        NUMBER: NUMBERS[int(rng.integers(4))],
-    }
-    # positions[0] matches by shape, [1] by colour, [2] by number, [3] by nothing.
-    positions = [int(p) for p in rng.permutation(N_OPTIONS)]
-    options: list[dict[str, Any]] = [{} for _ in range(N_OPTIONS)]
-    for dim, pos in zip((SHAPE, COLOUR, NUMBER), positions[:3]):
-        others = [v for v in _VALUES[dim] if v != card[dim]]
-        others = [others[int(i)] for i in rng.permutation(len(others))]
-        rest = [p for p in range(N_OPTIONS) if p != pos]
-        options[pos][dim] = card[dim]
-        for p, v in zip(rest, others):
-            options[p][dim] = v
-    return card, [{SHAPE: o[SHAPE], COLOUR: o[COLOUR], NUMBER: o[NUMBER]} for o in options]
 
 
 def draw_criterion_rules(rng: np.random.Generator, n: int) -> list[str]:
@@ -599,12 +535,12 @@ class WCSTEnv(Env):
             raise RuntimeError("WCSTEnv._reset() called outside reset()")
         # Everything is drawn up front, in a fixed order, so stimuli depend on the seed only.
         if p.schedule == SCHEDULE_CRITERION:
-            self._rules = draw_criterion_rules(rng, p.trials // p.criterion + 1)
+            rules = draw_criterion_rules(rng, p.trials // p.criterion + 1)
         else:
-            self._rules = draw_fixed_rules(rng)
+            rules = draw_fixed_rules(rng)
         if p.fixed_rule is not None:
             # Drawn as above all the same, so the cards equal the switching test's on the same seed.
-            self._rules = [p.fixed_rule]
+            rules = [p.fixed_rule]
         if p.deck == DECK_FIXED_KEYS:
             self._cards = draw_fixed_key_cards(rng, p.trials)
             self._options = [[dict(k) for k in KEY_CARDS] for _ in range(p.trials)]
@@ -612,9 +548,10 @@ class WCSTEnv(Env):
             pairs = [draw_per_trial_options(rng) for _ in range(p.trials)]
             self._cards = [c for c, _ in pairs]
             self._options = [o for _, o in pairs]
-        self._rule_index = 0
-        self._previous_rule: str | None = None
-        self._streak = 0
+        # Hao's Algorithm 1: the run c of consecutive correct sorts completes a category at the
+        # criterion; the criterion schedule then switches the rule (a fixed rule never does).
+        switches = p.schedule == SCHEDULE_CRITERION and p.fixed_rule is None
+        self._schedule = CriterionSchedule(rules, p.criterion, switches)
         self.system_prompt = system_prompt(p)
         info = self._info(next_trial=1, last_outcome=None, last_choice=None)
         return stimulus_text(p, self._cards[0], self._options[0]), info
@@ -637,7 +574,7 @@ class WCSTEnv(Env):
         trial = len(self.log) + 1
         i = trial - 1
         card, options = self._cards[i], self._options[i]
-        rule = self._rules[self._rule_index]
+        rule, previous_rule = self._schedule.rule, self._schedule.previous
 
         reading = read_reply(reply, p.strategy, options)
         parsed = reading.value
@@ -652,15 +589,15 @@ class WCSTEnv(Env):
             outcome = Outcome.CORRECT if rule in dims else Outcome.ERROR
             feedback = FEEDBACK_CORRECT if outcome is Outcome.CORRECT else FEEDBACK_INCORRECT
 
-        # Hao's Algorithm 1: any non-correct selection resets c; reaching the
-        # criterion completes a category (recorded as c = criterion) and resets c.
-        self._streak = self._streak + 1 if outcome is Outcome.CORRECT else 0
-        completed = self._streak == p.criterion
+        # Hao's Algorithm 1: any non-correct selection resets c; reaching the criterion completes
+        # a category (recorded as c = criterion) and resets c. A switch applies from the next
+        # trial: this answer was scored above.
+        streak, completed = self._schedule.count(outcome)
         self.log.append(
             {
                 "trial": trial,
                 "rule": rule,
-                "previous_rule": self._previous_rule,
+                "previous_rule": previous_rule,
                 "card": dict(card),
                 "options": [dict(o) for o in options],
                 "choice": choice,
@@ -668,21 +605,15 @@ class WCSTEnv(Env):
                 "parse": reading.path.value,
                 "matched": matched,
                 "outcome": outcome.value,
-                "streak": self._streak,
+                "streak": streak,
                 "category_completed": completed,
                 "feedback": feedback,
             }
         )
-        if completed:
-            self._streak = 0
-            if p.schedule == SCHEDULE_CRITERION and p.fixed_rule is None:
-                # The switch applies from the next trial: this answer was scored above.
-                self._switch_rule()
         if p.schedule == SCHEDULE_FIXED and trial % p.block_length == 0 and trial < p.trials:
             # c counts consecutive correct sorts under the rule in force (as in Algorithm 1,
             # where c is reset whenever the rule changes).
-            self._streak = 0
-            self._switch_rule()
+            self._schedule.switch()
 
         terminated = trial >= p.trials
         info = self._info(next_trial=trial + 1, last_outcome=outcome.value, last_choice=choice)
@@ -708,9 +639,5 @@ class WCSTEnv(Env):
         """The rule in force for the next trial (for tests and debugging; never shown to agents)."""
         if not self._reset_called:
             raise RuntimeError("WCSTEnv.current_rule read before reset()")
-        return self._rules[self._rule_index]
-
-    def _switch_rule(self) -> None:
-        self._previous_rule = self._rules[self._rule_index]
-        self._rule_index += 1
+        return self._schedule.rule
 

@@ -12,18 +12,21 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lm_eval_cog.paradigms.base import FALLBACK_SHARE, FALLBACK_SHARE_SPEC, MetricSpec, Outcome
-from lm_eval_cog.paradigms.measures import fallback_share
+from lm_eval_cog.paradigms.base import FALLBACK_SHARE_SPEC, MetricSpec, Outcome
+from lm_eval_cog.paradigms.switching import (
+    ACC,
+    CATEGORIES_COMPLETED,
+    INVALID_RATE,
+    NON_PERSEVERATIVE_ERRORS,
+    PERSEVERATIVE_ERRORS,
+    SCORE,
+    TRIALS_TO_FIRST_CATEGORY,
+    perseverative_error,
+    switching_measures,
+)
 
-ACC = "acc"
-SCORE = "score"
-CATEGORIES_COMPLETED = "categories_completed"
-PERSEVERATIVE_ERRORS = "perseverative_errors"
-NON_PERSEVERATIVE_ERRORS = "non_perseverative_errors"
-TRIALS_TO_FIRST_CATEGORY = "trials_to_first_category"
 CONCEPTUAL_LEVEL_RESPONSES = "conceptual_level_responses"
 FAILURE_TO_MAINTAIN_SET = "failure_to_maintain_set"
-INVALID_RATE = "invalid_rate"
 
 #: Streak at or above which a correct sort is a "conceptual level response" (eq. 5).
 CLR_MIN_STREAK = 3
@@ -73,11 +76,6 @@ def wcst_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, flo
     if n == 0:
         return {name: math.nan for name in METRIC_NAMES}
     criterion = int(params.criterion)
-    correct = sum(r["outcome"] == Outcome.CORRECT.value for r in log)
-    invalid = sum(r["outcome"] == Outcome.INVALID.value for r in log)
-    errors = n - correct  # invalid replies are errors
-    perseverative = sum(_is_perseverative(r) for r in log)
-    completed = [int(r["trial"]) for r in log if r["category_completed"]]
     fms = 0
     for i, r in enumerate(log):
         if r["outcome"] == Outcome.CORRECT.value:
@@ -85,29 +83,17 @@ def wcst_metrics(log: Sequence[Mapping[str, Any]], params: Any) -> dict[str, flo
         before = _streak_before(log, i)
         if FMS_MIN_STREAK <= before < criterion:
             fms += 1
-    return {
-        ACC: correct / n,
-        SCORE: 100.0 * correct / n,
-        CATEGORIES_COMPLETED: float(len(completed)),
-        PERSEVERATIVE_ERRORS: float(perseverative),
-        NON_PERSEVERATIVE_ERRORS: float(errors - perseverative),
-        TRIALS_TO_FIRST_CATEGORY: float(completed[0]) if completed else math.nan,
+    values = {
+        **switching_measures(log, _is_perseverative),  # invalid replies are errors
         CONCEPTUAL_LEVEL_RESPONSES: 100.0 * sum(int(r["streak"]) >= CLR_MIN_STREAK for r in log) / n,
         FAILURE_TO_MAINTAIN_SET: float(fms),
-        INVALID_RATE: invalid / n,
-        FALLBACK_SHARE: fallback_share(log),
     }
+    return {name: values[name] for name in METRIC_NAMES}
 
 
 def _is_perseverative(record: Mapping[str, Any]) -> bool:
     """An error (not an invalid reply) that sorted by the previous category's rule (eq. 2)."""
-    prev = record["previous_rule"]
-    return (
-        record["outcome"] == Outcome.ERROR.value
-        and prev is not None
-        and prev != record["rule"]
-        and record["matched"] == prev
-    )
+    return perseverative_error(record, "rule", "previous_rule", "matched")
 
 
 def _streak_before(log: Sequence[Mapping[str, Any]], i: int) -> int:

@@ -29,7 +29,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from lm_eval_cog.paradigms.wcst.env import COLOUR, NUMBER, SHAPE
+from lm_eval_cog.paradigms.wcst.cards import COLOUR, NUMBER, SHAPE
 
 #: Canvas and background.
 WIDTH, HEIGHT = 760, 576

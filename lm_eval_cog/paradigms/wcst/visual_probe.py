@@ -38,7 +38,8 @@ from typing import Any
 
 from lm_eval_cog.paradigms.base import agent_rng, episode_seed
 from lm_eval_cog.paradigms.images import IMAGE_PLACEHOLDER
-from lm_eval_cog.paradigms.wcst.env import COLOURS, NUMBER, COLOUR, SHAPE, SHAPES, WCSTEnv, WCSTParams
+from lm_eval_cog.paradigms.wcst.cards import COLOUR, COLOURS, NUMBER, SHAPE, SHAPES
+from lm_eval_cog.paradigms.wcst.env import WCSTEnv, WCSTParams
 
 PROBE = "wcst_visual"
 #: Cards in a trial image (4 key cards + the test card): eq. 7's target count.

@@ -1,6 +1,6 @@
 """The reflection reader's field splitting, unquoting and log record, pinned case by case.
 
-Written after a mutation run of ``lm_eval_cog/reflection.py`` left survivors in exactly these
+Written after a mutation run of ``lm_eval_cog/metacognition.py`` left survivors in exactly these
 helpers: each case below is the smallest reply that tells one step of them from its absence.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from lm_eval_cog.reflection import _line_fields, _read_text, _unquote, parse_reflection, reflection_record
+from lm_eval_cog.metacognition import _line_fields, _read_text, _unquote, parse_reflection, reflection_record
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_the_log_record_holds_every_field_under_its_name():
     assert reflection_record(reflection, first=0, gold=0, final=0, revision="x")["first_correct"] is True
 
 
-# Written after the full mutation run of reflection.py (437 / 499 killed): the boundaries of the
+# Written after the full mutation run of metacognition.py (437 / 499 killed): the boundaries of the
 # confidence and new-answer readers and the Python-literal fallback, each case the smallest one
 # that tells a survivor from the code.
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_the_log_record_holds_every_field_under_its_name():
     ],
 )  # fmt: skip
 def test_confidence_reader_range_and_fraction_boundaries(value, expected):
-    from lm_eval_cog.reflection import read_confidence_value
+    from lm_eval_cog.metacognition import read_confidence_value
 
     assert read_confidence_value(value) == expected
 
@@ -111,7 +111,7 @@ def test_confidence_reader_range_and_fraction_boundaries(value, expected):
     [(3.0, ("3", True)), (2.5, ("2.5", True)), (7, ("7", True)), (False, (None, False)), (None, (None, True))],
 )
 def test_new_response_reader_writes_numbers_as_their_text(value, expected):
-    from lm_eval_cog.reflection import read_new_response_value
+    from lm_eval_cog.metacognition import read_new_response_value
 
     assert read_new_response_value(value) == expected
 

@@ -1,5 +1,6 @@
-"""The lm-eval task of the reflection pass (``cog_<probe>_reflect``): an interactive task whose
-episode i asks document i of the static probe's task.
+"""The lm-eval task of metacognition over a static probe's items (``cog_<probe>_reflect``, the
+``reflect`` paradigm; :mod:`lm_eval_cog.metacognition`): an interactive task whose episode i asks
+document i of the static probe's task.
 
 :class:`~lm_eval_cog.lmeval.task.InteractiveTask` seeds episode i from (task seed, i), and
 a probe seeds its document i from the same pair (``episode_seed``); but a probe's item also
@@ -11,7 +12,7 @@ environment builds exactly ``probe.generate(task seed, n)[i]``: with the same ``
 A YAML names this class and the ``reflect`` paradigm::
 
     task: cog_deduction_reflect
-    class: !function lm_eval_cog.lmeval.reflect_task.ReflectTask
+    class: !function lm_eval_cog.lmeval.metacognition_task.MetacognitionTask
     metadata: {version: 1.0, paradigm: reflect, preset: deduction, strategy: free, episodes: 300}
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 from lm_eval_cog.lmeval.task import InteractiveTask
 
 
-class ReflectTask(InteractiveTask):
+class MetacognitionTask(InteractiveTask):
     """:class:`InteractiveTask` with one probe document per episode (see the module docstring)."""
 
     def episode_spec(self, doc: dict[str, Any]) -> dict[str, Any]:

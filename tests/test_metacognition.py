@@ -1,4 +1,4 @@
-"""The metacognitive reflection pass (CogProbe): parser under attack, hand-computed metrics,
+"""Metacognition, the second pass (CogProbe): parser under attack, hand-computed metrics,
 the ``reflect`` paradigm, its reference players, its tasks through lm-eval."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from lm_eval_cli import LM_EVAL
-from lm_eval_cog import reflection as refl
+from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import episode_seed
 from lm_eval_cog.paradigms.chance import play
@@ -33,14 +33,16 @@ from lm_eval_cog.paradigms.reflect import (
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
 # An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
-pytestmark = pytest.mark.xdist_group("reflection")
+pytestmark = pytest.mark.xdist_group("metacognition")
 
 ROOT = Path(__file__).resolve().parents[1]
 PARADIGM = get_paradigm("reflect")
 NAN = math.nan
 
 
-def _same(a: float, b: float) -> bool:
+def _same(a: float | None, b: float | None) -> bool:
+    """Equal, or both undefined (NaN in Python, null in a results file)."""
+    a, b = (math.nan if x is None else x for x in (a, b))
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
 
 
@@ -66,7 +68,7 @@ def test_cogprobe_template_is_their_english_meta_prompt_verbatim():
         "\"new_response\": \"[If you consider your initial answer to be correct, write 'None'; otherwise, provide "
         "a new answer]\"\n}"
     )
-    assert refl.cogprobe_request("TASK", "  ANSWER\n") == expected  # the answer pasted stripped, as theirs
+    assert metacognition.cogprobe_request("TASK", "  ANSWER\n") == expected  # the answer pasted stripped, as theirs
 
 
 def test_first_turn_is_the_gen_forms_prompt_and_the_answer_is_read_as_the_yamls_filter_reads_it():
@@ -107,9 +109,9 @@ COGPROBE_REPLY = """{
 
 
 def test_the_verbatim_cogprobe_json_is_read():
-    r = refl.parse_reflection(COGPROBE_REPLY)
+    r = metacognition.parse_reflection(COGPROBE_REPLY)
     assert (r.judgement, r.confidence, r.new_response, r.source) == ("Not reasonable", 80.0, "UNCERTAIN", "json")
-    assert not r.invalid and set(r.fields.values()) == {refl.OK}
+    assert not r.invalid and set(r.fields.values()) == {metacognition.OK}
 
 
 @pytest.mark.parametrize(
@@ -121,7 +123,7 @@ def test_the_verbatim_cogprobe_json_is_read():
 )  # fmt: skip
 def test_not_reasonable_is_never_dropped_nor_read_as_reasonable(label, expected):
     """CogProbe's calibration script knew only 'unreasonable' and dropped 'Not reasonable' rows."""
-    r = refl.parse_reflection(json.dumps({"rationality_judgement": label, "confidence_score": 50}))
+    r = metacognition.parse_reflection(json.dumps({"rationality_judgement": label, "confidence_score": 50}))
     assert r.judgement == expected
 
 
@@ -141,9 +143,9 @@ def test_not_reasonable_is_never_dropped_nor_read_as_reasonable(label, expected)
     ],
 )
 def test_fenced_single_quoted_trailing_comma_and_plain_line_replies_are_read(reply):
-    r = refl.parse_reflection(reply)
+    r = metacognition.parse_reflection(reply)
     assert (r.judgement, r.confidence, r.new_response) == ("Reasonable", 85.0, None)
-    assert r.fields["judgement"] == r.fields["confidence"] == refl.OK
+    assert r.fields["judgement"] == r.fields["confidence"] == metacognition.OK
 
 
 @pytest.mark.parametrize(
@@ -165,29 +167,29 @@ def test_fenced_single_quoted_trailing_comma_and_plain_line_replies_are_read(rep
 )  # fmt: skip
 def test_each_unreadable_field_is_missing_and_the_others_are_still_read(field, reply):
     """One field unreadable at a time: it is None (counted), the rest is read; no defaults."""
-    r = refl.parse_reflection(reply)
-    assert r.fields[field] != refl.OK
+    r = metacognition.parse_reflection(reply)
+    assert r.fields[field] != metacognition.OK
     assert getattr(r, field) is None
     readable = {"judgement": "Reasonable", "confidence": 70.0}
     for other, value in readable.items():
-        if other != field and r.fields[other] == refl.OK:
+        if other != field and r.fields[other] == metacognition.OK:
             assert getattr(r, other) == value
     assert not r.invalid
 
 
 def test_a_missing_confidence_never_becomes_zero_and_is_left_out_of_the_brier_score():
     """CogProbe's parser set confidence 0 on failure and kept the row: here it is missing."""
-    r = refl.parse_reflection('{"rationality_judgement": "Reasonable", "confidence_score": "very sure"}')
-    assert r.confidence is None and r.fields["confidence"] == refl.UNREADABLE
-    record = refl.reflection_record(r, first=0, gold=0, final=0, revision=refl.KEPT)
-    values = refl.episode_values(record)
+    r = metacognition.parse_reflection('{"rationality_judgement": "Reasonable", "confidence_score": "very sure"}')
+    assert r.confidence is None and r.fields["confidence"] == metacognition.UNREADABLE
+    record = metacognition.reflection_record(r, first=0, gold=0, final=0, revision=metacognition.KEPT)
+    values = metacognition.episode_values(record)
     assert math.isnan(values["brier_answer"]) and math.isnan(values["cqs_answer"]) and math.isnan(values["cqs_judgement"])
     assert values["confidence_missing_rate"] == 1.0 and values["self_check_acc"] == 1.0
 
 
 def test_zero_is_a_readable_confidence():
-    assert refl.parse_reflection('{"confidence_score": 0}').confidence == 0.0
-    assert refl.parse_reflection('{"confidence_score": "0%"}').confidence == 0.0
+    assert metacognition.parse_reflection('{"confidence_score": 0}').confidence == 0.0
+    assert metacognition.parse_reflection('{"confidence_score": "0%"}').confidence == 0.0
 
 
 @pytest.mark.parametrize(
@@ -198,33 +200,33 @@ def test_zero_is_a_readable_confidence():
 )  # fmt: skip
 def test_junk_and_hostile_replies_are_invalid_quickly_and_nothing_is_executed(reply):
     start = time.perf_counter()
-    r = refl.parse_reflection(reply)
+    r = metacognition.parse_reflection(reply)
     assert time.perf_counter() - start < 1.0
     assert r.invalid and r.judgement is None and r.confidence is None and r.new_response is None
 
 
 def test_non_string_replies_are_invalid():
-    assert refl.parse_reflection(None).invalid and refl.parse_reflection(b"{}").invalid
+    assert metacognition.parse_reflection(None).invalid and metacognition.parse_reflection(b"{}").invalid
 
 
 def test_new_response_keep_words_and_answer_lines():
     keep = ['"None"', "null", '"none."', '"N/A"', '""', '"no change"']
     for value in keep:
-        r = refl.parse_reflection('{"rationality_judgement": "Reasonable", "new_response": %s}' % value)
-        assert r.new_response is None and r.fields["new_response"] == refl.OK, value
-    assert refl.parse_reflection('{"new_response": 3}').new_response == "3"
-    assert refl.parse_reflection('{"new_response": ["sealed", "75c"]}').new_response == "sealed, 75c"
+        r = metacognition.parse_reflection('{"rationality_judgement": "Reasonable", "new_response": %s}' % value)
+        assert r.new_response is None and r.fields["new_response"] == metacognition.OK, value
+    assert metacognition.parse_reflection('{"new_response": 3}').new_response == "3"
+    assert metacognition.parse_reflection('{"new_response": ["sealed", "75c"]}').new_response == "sealed, 75c"
     # Without JSON, CogProbe's prompt asks for "a new answer": an answer line is it.
-    r = refl.parse_reflection("Reasonableness: Not reasonable\nReason: I miscounted.\nAnswer: 3")
+    r = metacognition.parse_reflection("Reasonableness: Not reasonable\nReason: I miscounted.\nAnswer: 3")
     assert (r.judgement, r.new_response) == ("Not reasonable", "3")
 
 
 def test_final_choice_keeps_reads_and_never_replaces_an_unreadable_revision():
     read = {"true": 0, "false": 1, "unknown": 2}.get
-    assert refl.final_choice(1, None, lambda t: read(t.casefold())) == (1, refl.KEPT)
-    assert refl.final_choice(1, "False", lambda t: read(t.casefold())) == (1, refl.SAME)
-    assert refl.final_choice(1, "Answer: True", lambda t: read(t.casefold())) == (0, refl.CHANGED)
-    assert refl.final_choice(1, "the other one", lambda t: read(t.casefold())) == (None, refl.REVISION_UNREADABLE)
+    assert metacognition.final_choice(1, None, lambda t: read(t.casefold())) == (1, metacognition.KEPT)
+    assert metacognition.final_choice(1, "False", lambda t: read(t.casefold())) == (1, metacognition.SAME)
+    assert metacognition.final_choice(1, "Answer: True", lambda t: read(t.casefold())) == (0, metacognition.CHANGED)
+    assert metacognition.final_choice(1, "the other one", lambda t: read(t.casefold())) == (None, metacognition.REVISION_UNREADABLE)
 
 
 # --------------------------------------------------------------------------- #
@@ -234,13 +236,13 @@ def test_final_choice_keeps_reads_and_never_replaces_an_unreadable_revision():
 
 def _record(first, gold, judgement, confidence, final, revision, reflection="because", invalid=False):
     fields = {
-        "judgement": refl.OK if judgement else refl.UNREADABLE,
-        "confidence": refl.OK if confidence is not None else refl.UNREADABLE,
-        "reflection": refl.OK if reflection else refl.ABSENT,
-        "new_response": refl.OK,
+        "judgement": metacognition.OK if judgement else metacognition.UNREADABLE,
+        "confidence": metacognition.OK if confidence is not None else metacognition.UNREADABLE,
+        "reflection": metacognition.OK if reflection else metacognition.ABSENT,
+        "new_response": metacognition.OK,
     }
-    r = refl.Reflection(judgement, confidence, reflection, None, fields, "json")
-    rec = refl.reflection_record(r, first=first, gold=gold, final=final, revision=revision)
+    r = metacognition.Reflection(judgement, confidence, reflection, None, fields, "json")
+    rec = metacognition.reflection_record(r, first=first, gold=gold, final=final, revision=revision)
     rec["reflection_invalid"] = invalid or rec["reflection_invalid"]
     return rec
 
@@ -256,13 +258,13 @@ def test_metrics_of_five_hand_built_episodes():
     E   None   (unreadable)     40    None                None   0 0  NR     -
     """
     records = [
-        _record(0, 0, "Reasonable", 90.0, 0, refl.KEPT),
-        _record(1, 0, "Not reasonable", 20.0, 0, refl.CHANGED),
-        _record(0, 0, "Not reasonable", 60.0, 1, refl.CHANGED),
-        _record(1, 0, "Reasonable", None, 1, refl.KEPT),
-        _record(None, 0, None, 40.0, None, refl.KEPT, reflection=None),
+        _record(0, 0, "Reasonable", 90.0, 0, metacognition.KEPT),
+        _record(1, 0, "Not reasonable", 20.0, 0, metacognition.CHANGED),
+        _record(0, 0, "Not reasonable", 60.0, 1, metacognition.CHANGED),
+        _record(1, 0, "Reasonable", None, 1, metacognition.KEPT),
+        _record(None, 0, None, 40.0, None, metacognition.KEPT, reflection=None),
     ]
-    got = refl.aggregate(records)
+    got = metacognition.aggregate(records)
     expected = {
         "acc_first": 2 / 5,  # A, C
         "acc_final": 2 / 5,  # A, B
@@ -292,10 +294,10 @@ def test_metrics_of_five_hand_built_episodes():
 
 def test_denominators_that_are_empty_give_nan():
     """All first answers right: no correction_rate; no readable confidence: no Brier/CQS."""
-    got = refl.aggregate([_record(0, 0, "Reasonable", None, 0, refl.KEPT)] * 3)
+    got = metacognition.aggregate([_record(0, 0, "Reasonable", None, 0, metacognition.KEPT)] * 3)
     assert math.isnan(got["correction_rate"]) and got["damage_rate"] == 0.0
     assert math.isnan(got["brier_answer"]) and math.isnan(got["cqs_answer"]) and math.isnan(got["cqs_judgement"])
-    assert all(math.isnan(v) for v in refl.aggregate([]).values())
+    assert all(math.isnan(v) for v in metacognition.aggregate([]).values())
 
 
 # --------------------------------------------------------------------------- #
@@ -354,7 +356,7 @@ def test_a_revision_that_damages_a_right_answer_end_to_end():
         lambda d: json.dumps({"rationality_judgement": "Not reasonable", "confidence_score": 30,
                               "model_reflection": "Hmm.", "new_response": doc_other(d)}),
     )  # fmt: skip
-    assert message == refl.CONVERSATION_REQUEST
+    assert message == metacognition.CONVERSATION_REQUEST
     values = PARADIGM.metrics(env.log, env.params)
     # First right (F=1), final wrong: damage 1, delta -1; label Reasonable, judged Not: miss;
     # brier (0.3 - 1)^2 = 0.49; cqs_judgement: outcome 0, (0.3 - 0)^2 = 0.09.
@@ -370,7 +372,7 @@ def test_an_unreadable_first_answer_is_wrong_and_cogprobe_mode_pastes_the_task_a
     params = ReflectParams(probe="syllogism", mode="cogprobe")
     env, message = _episode(params, lambda d: "I cannot decide.", lambda d: "Reasonableness: Reasonable")
     doc = env.document
-    assert message == refl.cogprobe_request(doc["prompt"] + GEN_SUFFIX, "I cannot decide.")
+    assert message == metacognition.cogprobe_request(doc["prompt"] + GEN_SUFFIX, "I cannot decide.")
     values = PARADIGM.metrics(env.log, params)
     assert values["first_invalid_rate"] == 1 and values["acc_first"] == 0 and values["acc_final"] == 0
     # Judged Reasonable, but the (unreadable, wrong) answer's label is Not reasonable.
@@ -409,7 +411,7 @@ def test_bad_parameters_name_themselves():
 def _mean_metrics(policy, preset="deduction", n=200):
     params = PARADIGM.make_params(preset)
     records = [play(PARADIGM, params, episode_seed(99, i), policy).log[-1] for i in range(n)]
-    return refl.aggregate(records)
+    return metacognition.aggregate(records)
 
 
 def test_optimal_player_is_perfect_everywhere():
@@ -543,7 +545,7 @@ def test_cogprobe_task_with_a_damaging_player_through_the_lm_eval_command(tmp_pa
 
 @pytest.mark.parametrize("value", ["not entirely reasonable", "Not fully Reasonable.", "it isn't reasonable", "hardly reasonable"])
 def test_a_hedged_judgement_is_missing_never_reasonable(value):
-    from lm_eval_cog.reflection import read_judgement_value
+    from lm_eval_cog.metacognition import read_judgement_value
 
     assert read_judgement_value(value) == (None, False)
 
@@ -551,6 +553,6 @@ def test_a_hedged_judgement_is_missing_never_reasonable(value):
 @pytest.mark.parametrize(("value", "label"), [("Reasonable", "Reasonable"), ("Not reasonable", "Not reasonable"),
                                              ("**Unreasonable**", "Not reasonable"), ("reasonable.", "Reasonable")])
 def test_plain_judgements_are_read(value, label):
-    from lm_eval_cog.reflection import read_judgement_value
+    from lm_eval_cog.metacognition import read_judgement_value
 
     assert read_judgement_value(value) == (label, True)

@@ -1,4 +1,5 @@
-"""The metacognitive reflection pass: request texts, a lenient reply parser, and its metrics.
+"""Metacognition, the second-pass judgement of one's own answer: request texts, a lenient
+reply parser, and its metrics.
 
 After a model has answered an item, it is asked to judge its own answer (CogProbe's
 "rationality judgement": Reasonable / Not reasonable), to state a confidence from 0 to
@@ -7,6 +8,13 @@ Unmeasurable*, CogProbe/CogEval: Self-checking, Rationality Evaluation, Error Co
 This module is pure Python (no lm-eval, no numpy): the ``reflect`` paradigm
 (:mod:`lm_eval_cog.paradigms.reflect`) and any interactive paradigm with a final answer
 use it.
+
+Names: *metacognition* is this second pass (this module, :mod:`lm_eval_cog.lmeval.metacognition_task`,
+the ``cog_metacognition`` group); ``reflect`` is the paradigm that asks a probe's item and then
+this request (its name is the tasks' ``metadata.paradigm`` and the ``cog_<probe>_reflect`` task
+names); *the reflection* is the model's reply to the request (its fields and metrics keep the
+word, e.g. ``reflection_missing_rate``). Reflection-Bench (``cog_reflection_bench``, Li et al.)
+is an unrelated battery.
 
 Two request texts:
 
@@ -126,7 +134,7 @@ COGPROBE_TEMPLATE = (
 
 
 def conversation_request() -> str:
-    """The reflection turn of the ``conversation`` mode (ours; the task and answer are above it)."""
+    """The metacognition turn of the ``conversation`` mode (ours; the task and answer are above it)."""
     return CONVERSATION_REQUEST
 
 
