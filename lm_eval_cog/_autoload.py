@@ -16,6 +16,8 @@ two lm-eval modules and, only when they are imported, patches them:
 * ``lm_eval.api.registry``: ``get_model`` first imports lm-eval's own models (a
   registry that is not empty stops lm-eval from importing them), then registers
   ``cog_baseline`` lazily;
+* ``lm_eval.loggers.evaluation_tracker``: the results and samples files hold strict JSON
+  for our tasks (``null``, not ``NaN``; :func:`patch_tracker`);
 * ``lm_eval.evaluator``: ``simple_evaluate`` warns (and changes nothing) when a run of
   ``cog_*`` tasks passes ``metadata=`` beside its own ``task_manager=``: lm-eval hands
   ``metadata`` only to a TaskManager it builds itself, so it would be dropped silently.
@@ -121,6 +123,49 @@ def _patch_evaluator(module) -> None:
     module.simple_evaluate = simple_evaluate
 
 
+def ours(name: object) -> bool:
+    """A task or group of this package (lm-eval 0.5 names group members ``group::task``)."""
+    return isinstance(name, str) and name.rsplit("::", 1)[-1].startswith("cog_")
+
+
+def patch_tracker(module) -> None:
+    """``results_*.json`` and ``samples_*.jsonl`` hold strict JSON for our tasks.
+
+    lm-eval writes an undefined float as a bare ``NaN`` token, which strict JSON readers
+    reject; our tasks have such values (a metric no episode defines, a missing chance
+    level). The writers get a copy in which our tasks' and groups' non-finite floats are
+    ``null``; other tasks' entries are passed on untouched, and the caller's dict is not
+    changed except by what lm-eval itself adds to it.
+    """
+    cls = module.EvaluationTracker
+    if getattr(cls.save_results_aggregated, "_lm_eval_cog", False):
+        return
+    from lm_eval_cog.strict_json import finite
+
+    save_aggregated, save_samples = cls.save_results_aggregated, cls.save_results_samples
+
+    @functools.wraps(save_aggregated)
+    def save_results_aggregated(self, results, *args, **kwargs):
+        if not isinstance(results, dict):
+            return save_aggregated(self, results, *args, **kwargs)
+        cleaned = {key: {k: finite(v) if ours(k) else v for k, v in value.items()}
+                   for key, value in results.items() if isinstance(value, dict) and any(map(ours, value))}
+        copy = {**results, **cleaned}
+        outcome = save_aggregated(self, copy, *args, **kwargs)
+        results.update({k: v for k, v in copy.items() if k not in cleaned})  # lm-eval's additions
+        return outcome
+
+    @functools.wraps(save_samples)
+    def save_results_samples(self, task_name, samples, *args, **kwargs):
+        if ours(task_name) and isinstance(samples, list):
+            samples = [finite(sample) for sample in samples]
+        return save_samples(self, task_name, samples, *args, **kwargs)
+
+    save_results_aggregated._lm_eval_cog = True  # type: ignore[attr-defined]
+    cls.save_results_aggregated = save_results_aggregated
+    cls.save_results_samples = save_results_samples
+
+
 def warn_dropped_metadata(tasks, metadata, task_manager) -> None:
     """Warn when ``simple_evaluate(metadata=...)`` would not reach our tasks (see the module docstring)."""
     if not metadata or task_manager is None:
@@ -161,6 +206,7 @@ _PATCHES = {
     "lm_eval.tasks.manager": _patch_manager,
     "lm_eval.api.registry": _patch_registry,
     "lm_eval.evaluator": _patch_evaluator,
+    "lm_eval.loggers.evaluation_tracker": patch_tracker,
 }
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lm_eval_cog import strict_json
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.rendering import LONE_SURROGATE, Renderer
 from lm_eval_cog.runner import Episode, Turn
@@ -49,7 +50,7 @@ def dumps(transcript: dict[str, Any]) -> str:
     escapes (``\\udcff``), which ``json.loads`` turns back into the same characters.
     (Outside strings JSON has no such characters, so the substitution is safe.)
     """
-    text = json.dumps(transcript, ensure_ascii=False)
+    text = strict_json.dumps(transcript, ensure_ascii=False)  # undefined floats as null, not NaN
     return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<date>.jsonl files")
     args = parser.parse_args(argv)
     for path in args.samples:
-        print(json.dumps({"samples": str(path), **recompute(path)}))
+        print(strict_json.dumps({"samples": str(path), **recompute(path)}))
     return 0
 
 

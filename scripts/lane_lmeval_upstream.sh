@@ -38,11 +38,14 @@ cp -r "$WORK/lm_eval-$LMEVAL_VERSION/tests" "$RUN/tests"
 ln -s "$("$VENV/bin/python" -c 'import lm_eval, os; print(os.path.dirname(lm_eval.__file__))')" "$RUN/lm_eval"
 printf '[pytest]\n' >"$RUN/pytest.ini"
 PYTEST="$(cd "$VENV" && pwd)/bin/pytest"
+XDIST=()
+"$VENV/bin/python" -c "import xdist" 2>/dev/null && XDIST=(-n 2)
 echo "lane lmeval-upstream: venv and sources ready in $((SECONDS - start)) s"
 
 run_suite() {  # $1: junit file
+  # Two xdist workers (the venv is the main lane's, which has pytest-xdist): both runs alike.
   (cd "$RUN" && env HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 "$PYTEST" -q -p no:cacheprovider \
-    -o addopts="" --junitxml="$1" "${FILES[@]/#/tests/}" >"$1.log" 2>&1) || true
+    -o addopts="" "${XDIST[@]}" --junitxml="$1" "${FILES[@]/#/tests/}" >"$1.log" 2>&1) || true
   tail -n 1 "$1.log"
 }
 t=$SECONDS

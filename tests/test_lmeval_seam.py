@@ -189,7 +189,7 @@ def test_random_player_is_right_a_quarter_of_the_time(baseline):
 
 
 def test_unknown_baseline_policy_is_a_clear_error(baseline):
-    with pytest.raises(ValueError, match="Unknown wcst policy 'optimum'.*optimal"):
+    with pytest.raises(ValueError, match="Unknown cog_baseline policy 'optimum'. Did you mean: optimal"):
         baseline("optimum", "cog_wcst", 1)
 
 

@@ -325,7 +325,7 @@ def test_presets_and_registration():
     assert get_paradigm("lnt") is PARADIGM
     assert PARADIGM.presets["kennedy"] == LNTParams(trials=25, criterion=6, letters="mixed")
     assert PARADIGM.presets["kennedy_number"].fixed_task == "number"
-    with pytest.raises(ValueError, match="Allowed: anticipatory, optimal, perseverative, random"):
+    with pytest.raises(ValueError, match="Allowed: anticipatory, heuristic, optimal, perseverative, random"):
         PARADIGM.make_agent("oracle", KENNEDY, np.random.default_rng(0))
 
 

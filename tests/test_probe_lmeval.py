@@ -43,7 +43,9 @@ def _results(out: Path) -> dict:
     return json.loads(Path(path).read_text())["results"]
 
 
-def _same(a: float, b: float) -> bool:
+def _same(a: float | None, b: float) -> bool:
+    """``a`` from the results file, where an undefined value is null (strict JSON), ``b`` NaN."""
+    a = math.nan if a is None else a
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
 
 

@@ -174,6 +174,48 @@ def test_compare_gives_scipys_kendall_tau_b_on_the_scores_read_from_the_results(
     assert any("only 5 models" in w for w in warnings)
 
 
+def strict_loads(text: str, where: str) -> object:
+    """``json.loads`` that refuses NaN / Infinity, as browsers, jq and most languages' parsers do."""
+    def refuse(token: str) -> object:
+        raise AssertionError(f"{where}: bare {token} (not JSON)")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_every_file_and_stream_we_write_is_strict_json(runs, tmp_path):
+    """Results, samples (and the transcripts inside them) of the scripted players, SmolLM2 and the tiny
+    Llama, the report, compare and leaderboard files, and the transcripts tool's output."""
+    checked = 0
+    for folder in runs.values():
+        for path in folder.rglob("results_*.json"):
+            strict_loads(path.read_text(encoding="utf-8"), str(path))
+            checked += 1
+        for path in folder.rglob("samples_*.jsonl"):
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+                row = strict_loads(line, f"{path}:{n + 1}")
+                reply = row["resps"][0][0] if row["resps"] and row["resps"][0] else ""
+                if path.name.startswith("samples_cog_") and isinstance(reply, str) and reply.startswith('{"'):
+                    strict_loads(reply, f"{path}:{n + 1} transcript")
+            checked += 1
+    outputs = tmp_path / "tools"
+    labelled = [*(runs[label] for label in LABELS), *LABEL_ARGS]
+    for args in (("report", runs["smollm2"], "-o", outputs / "report"), ("compare", *labelled, "-o", outputs / "cmp"),
+                 ("leaderboard", *labelled, "-o", outputs / "lb")):  # fmt: skip
+        proc = tool(*args)
+        assert proc.returncode == 0, proc.stderr
+    written = sorted(outputs.rglob("*.json"))
+    assert {p.name for p in written} >= {"comparison.json", "leaderboard.json"}, written
+    for path in written:
+        strict_loads(path.read_text(encoding="utf-8"), str(path))
+    for path in runs["random"].rglob("samples_cog_wcst_direct_*.jsonl"):
+        proc = subprocess.run([sys.executable, "-m", "lm_eval_cog.transcripts", str(path)],
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        for line in proc.stdout.splitlines():
+            strict_loads(line, "python -m lm_eval_cog.transcripts")
+    assert checked >= 20
+
+
 def test_a_tool_never_writes_into_an_lm_eval_output_folder(runs):
     before = digest(runs["random"])
     proc = tool("report", runs["random"], "-o", runs["random"] / "report")

@@ -626,7 +626,7 @@ def test_bad_parameters_are_errors_naming_the_parameter(overrides, name):
 def test_registration_and_conformance():
     assert get_paradigm("wason246") is PARADIGM
     assert PARADIGM.primary_metric == "acc"
-    with pytest.raises(ValueError, match="Allowed: confirmatory, optimal, random, random_consistent"):
+    with pytest.raises(ValueError, match="Allowed: confirmatory, heuristic, optimal, random, random_consistent"):
         PARADIGM.make_agent("oracle", COGPROBE6, np.random.default_rng(0))
     check_paradigm(PARADIGM)
 

@@ -76,5 +76,5 @@ def test_random_agent_accuracy_is_near_chance():
 
 def test_make_agent_unknown_policy_lists_allowed():
     """Unknown policies fail with the allowed names."""
-    with pytest.raises(ValueError, match="Allowed: optimal, perseverative, random"):
+    with pytest.raises(ValueError, match="Allowed: heuristic, optimal, perseverative, random"):
         PARADIGM.make_agent("genius", PARADIGM.make_params(), np.random.default_rng(0))

@@ -19,6 +19,7 @@ from typing import Any
 import datasets
 
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, process_results_metric
+from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
 from lm_eval_cog.paradigms import chance
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.oddball.scoring import surprise
@@ -67,6 +68,7 @@ class OddballTask(GenerateTaskBase):
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         cfg = {k: v for k, v in (config or {}).items() if k != "class"}
+        check_metadata_keys(cfg.get("metadata") or {})
         self._metadata_seed = (cfg.get("metadata") or {}).get("seed") is not None
         cfg["metric_list"] = [{**m, "metric": process_results_metric(m["metric"])} for m in cfg.get("metric_list") or []]
         super().__init__(config=cfg)

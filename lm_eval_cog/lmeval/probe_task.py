@@ -30,6 +30,7 @@ import datasets
 
 from lm_eval_cog.answers import find_answer
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, MultipleChoiceTaskBase, process_results_metric
+from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.core import NO_ANSWER, Probe, get_probe
 
@@ -58,7 +59,7 @@ def dataset(**metadata: Any) -> dict[str, datasets.Dataset]:
 def answer_of(reply: Any) -> str:
     """What the ``answer_line`` filter keeps of one reply: the text of its answer (the
     answer line, then its continuation lines) as :func:`lm_eval_cog.answers.find_answer`
-    reads it, or :data:`~lm_eval_cog.probes.core.NO_ANSWER` (``[invalid]``) without one."""
+    reads it, or :data:`~lm_eval_cog.paradigms.probe_base.NO_ANSWER` (``[invalid]``) without one."""
     found = find_answer(reply) if isinstance(reply, str) else None
     return NO_ANSWER if found is None else found.block
 
@@ -71,7 +72,7 @@ def answer_filter(resps: Any, docs: Any) -> list[list[str]]:
 
 def process_gen(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
     """``process_results`` of a ``_gen`` task: ``results[0]`` is what the ``answer_line``
-    filter kept (:func:`answer_of`), read by :meth:`~lm_eval_cog.probes.core.Probe.read_answer`."""
+    filter kept (:func:`answer_of`), read by :meth:`~lm_eval_cog.paradigms.probe_base.Probe.read_answer`."""
     return get_probe(doc["probe"]).score_gen(doc, results[0])
 
 
@@ -92,6 +93,7 @@ class _SeededProbe:
         cfg = {k: v for k, v in (config or {}).items() if k != "class"}
         meta = cfg.get("metadata") or {}
         probe, _ = _probe_and_params(meta)  # bad parameters fail here, before any model call
+        check_metadata_keys(meta)
         form = FORMS.get(cfg.get("output_type", ""))
         if form is None:
             raise ValueError(f"task {cfg.get('task')!r}: a probe task is multiple_choice or generate_until")

@@ -29,7 +29,6 @@ threshold), both per episode, from ``paradigms/chance_levels.json``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 from typing import Any
@@ -41,6 +40,7 @@ from lm_eval.api.task import ConfigurableTask
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names, process_results_metric
+from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
 from lm_eval_cog.paradigms import chance, get_paradigm, make_env
 from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
 from lm_eval_cog.rendering import Renderer, render_plain
@@ -77,7 +77,7 @@ class InteractiveTask(ConfigurableTask):
         self.params = self.paradigm.make_params(meta["preset"], strategy, overrides)
         self.episodes = require_int("metadata", "episodes", meta.get("episodes", DEFAULT_EPISODES), 1)
         self.task_seed = None if meta.get("seed") is None else require_int("metadata", "seed", meta["seed"], 0)
-        _warn_near_misses(meta, self.paradigm.name)
+        check_metadata_keys(meta)
 
         cfg["output_type"] = "generate_until"
         cfg.setdefault("test_split", "test")
@@ -242,9 +242,3 @@ def paradigm_overrides(meta: dict[str, Any], paradigm: str) -> dict[str, Any]:
     return merged
 
 
-def _warn_near_misses(meta: dict[str, Any], paradigm: str) -> None:
-    # Metadata also carries --model_args, so unknown keys cannot be errors; typos of ours get a warning.
-    known = {*_RUN_KEYS, paradigm, "paradigm", "preset", "strategy", "variant"}
-    for key in meta:
-        if key not in known and (close := difflib.get_close_matches(key, known, n=1, cutoff=0.8)):
-            _LOG.warning(f"metadata key {key!r} is not used; did you mean {close[0]!r}?")

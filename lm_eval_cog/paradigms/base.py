@@ -415,8 +415,12 @@ class Paradigm:
         if policy == "heuristic" and self.heuristic is not None:
             policy = self.heuristic
         if policy not in agents:
-            raise ValueError(unknown_name_message(f"{self.name} policy", policy, sorted(agents)))
+            raise ValueError(unknown_name_message(f"{self.name} policy", policy, self.policies()))
         return agents[policy](params, rng)
+
+    def policies(self) -> list[str]:
+        """Every name :meth:`make_agent` accepts (``heuristic`` where the paradigm names one)."""
+        return sorted({"random", *self.agents, *(["heuristic"] if self.heuristic is not None else [])})
 
 
 def unknown_name_message(what: str, given: str, allowed: Sequence[str] | Mapping[str, Any]) -> str:

@@ -145,6 +145,8 @@ def turn_marks(transcript: Mapping[str, Any], solved: bool | None = None) -> lis
 
 
 def _number(value: Any) -> str:
+    if value is None:  # an undefined value, as our files write it
+        return "n/a"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return html.escape(str(value))
     return "n/a" if isinstance(value, float) and math.isnan(value) else f"{value:.4g}"

@@ -109,8 +109,22 @@ def evaluation_extra(hidden: str, seen: Sequence[Sequence[int]], grid: int, quer
     """The triples of the evaluation set outside the grid: the far sample and the seen triples
     beyond it, each once (rows sorted)."""
     extra = np.concatenate([hyp.far_triples(hidden, query_bound), np.asarray(seen, dtype=np.int64).reshape(-1, 3)])
-    outside = np.abs(extra).max(axis=1) > grid
-    return np.unique(extra[outside], axis=0)
+    extra = extra[np.abs(extra).max(axis=1) > grid]
+    return unique_rows(extra)
+
+
+def unique_rows(triples: np.ndarray) -> np.ndarray:
+    """``np.unique(triples, axis=0)`` (each row once, in lexicographic order), through one int64
+    key per row: NumPy sorts rows as a structured view, about 40 times slower, and this runs
+    at every scored rule (measured: half the time of a Wason 2-4-6 reflection episode)."""
+    bound = int(np.abs(triples).max()) if triples.size else 0
+    span = 2 * bound + 1
+    if span**3 >= 2**62:  # keys would overflow: NumPy's own way
+        return np.unique(triples, axis=0)
+    shifted = triples + bound  # non-negative, so the key's order is the rows' lexicographic order
+    keys = (shifted[:, 0] * span + shifted[:, 1]) * span + shifted[:, 2]
+    _, first = np.unique(keys, return_index=True)
+    return triples[first]
 
 
 @lru_cache(maxsize=512)
