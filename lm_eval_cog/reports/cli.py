@@ -83,14 +83,21 @@ def _overrides(items: Sequence[str]) -> dict[str, str]:
     return parse_metric_overrides(list(items))
 
 
-def _warn(runs: Sequence[Run]) -> list[str]:
-    """The readers' warnings (e.g. a file linked from outside its input folder), echoed on stderr.
+class StrictWarnings(Exception):
+    """``--strict`` and at least one warning: exit status 1 (the output is written all the same)."""
+
+
+def _warn(runs: Sequence[Run], extra: Sequence[str] = (), strict: bool = False) -> list[str]:
+    """The readers' warnings (e.g. a file linked from outside its input folder) and ``extra`` (corrupt
+    samples, incompatible runs), echoed on stderr; under ``strict`` any of them fails the command.
 
     Called once the output is written: a run that fails ends with its one ``error:`` line only.
     """
-    warnings = [w for run in runs for w in run.warnings]
+    warnings = list(dict.fromkeys([*(w for run in runs for w in run.warnings), *extra]))
     for warning in warnings:
         click.echo(f"warning: {_one_line(warning)}", err=True)
+    if strict and warnings:
+        raise StrictWarnings(f"{len(warnings)} warning(s) under --strict")
     return warnings
 
 
@@ -114,6 +121,10 @@ _LABELS = click.option(
 )
 _FORCE = click.option("--force", is_flag=True, help="Write into an existing non-empty output folder.")
 _METRIC = click.option("--metric", "metrics", multiple=True, metavar="TASK=METRIC[,FILTER]", help=_METRIC_HELP)
+_STRICT = click.option(
+    "--strict", is_flag=True,
+    help="Exit with status 1 when there is any warning (corrupt or truncated samples, incompatible runs).",
+)
 
 
 @click.group(
@@ -140,7 +151,10 @@ def cli() -> None:
 @click.option("--label", default=None, help="Display name of the model (default: from the model arguments).")
 @_METRIC
 @_FORCE
-def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tuple[str, ...], force: bool) -> Path:
+@_STRICT
+def report_cmd(
+    output_dir: Path, out_dir: Path, label: str | None, metrics: tuple[str, ...], force: bool, strict: bool
+) -> Path:
     from lm_eval_cog.reports.report import write_report
     from lm_eval_cog.reports.runs import load_run
     from lm_eval_cog.reports.selection import headline_metric
@@ -152,9 +166,10 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
     for result in run.tasks.values():  # a --metric the task lacks fails here, before the output folder exists
         headline_metric(result, overrides)
     _prepare_output(out_dir, [output_dir], force)
-    index = write_report(run, out_dir, overrides)  # the page shows the warnings too
-    _warn([run])
+    page_warnings: list[str] = []
+    index = write_report(run, out_dir, overrides, page_warnings)  # the page shows the warnings too
     click.echo(str(index))
+    _warn([run], page_warnings, strict)
     return index
 
 
@@ -204,6 +219,7 @@ def report_cmd(output_dir: Path, out_dir: Path, label: str | None, metrics: tupl
     "tasks: every leaf task (groups expanded).",
 )
 @_FORCE
+@_STRICT
 def compare_cmd(
     output_dirs: tuple[Path, ...],
     out_dir: Path,
@@ -215,8 +231,10 @@ def compare_cmd(
     scores: str,
     level: str,
     force: bool,
+    strict: bool,
 ) -> Path:
     from lm_eval_cog.reports.compare import compare, write_comparison
+    from lm_eval_cog.reports.compatibility import compatibility_warnings
     from lm_eval_cog.reports.leaderboard import comparison_inputs
     from lm_eval_cog.reports.report import runs_html, runs_markdown
     from lm_eval_cog.reports.task_reliability import compare_reliability
@@ -228,7 +246,8 @@ def compare_cmd(
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
     # Reliability needs the per-sample values, which the score matrix does not carry: from the runs.
     comparison.reliability = compare_reliability(runs, comparison.tasks, comparison.matrix, overrides)
-    comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *notes]
+    incompatible = compatibility_warnings(runs)
+    comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *incompatible, *notes]
     _prepare_output(out_dir, output_dirs, force)
     fragment, markdown, _figures = write_comparison(comparison, out_dir)
     links = (
@@ -244,8 +263,8 @@ def compare_cmd(
         output_dirs,
         out_dir,
     )
-    _warn(runs)
     click.echo(str(index))
+    _warn(runs, incompatible, strict)
     return index
 
 
@@ -262,9 +281,12 @@ def compare_cmd(
 @_LABELS
 @_METRIC
 @_FORCE
+@_STRICT
 def leaderboard_cmd(
-    output_dirs: tuple[Path, ...], out_dir: Path, labels: tuple[str, ...], metrics: tuple[str, ...], force: bool
+    output_dirs: tuple[Path, ...], out_dir: Path, labels: tuple[str, ...], metrics: tuple[str, ...], force: bool,
+    strict: bool,
 ) -> Path:
+    from lm_eval_cog.reports.compatibility import compatibility_warnings
     from lm_eval_cog.reports.leaderboard import build_leaderboard, leaderboard_html, write_leaderboard
     from lm_eval_cog.reports.report import runs_html
 
@@ -272,6 +294,8 @@ def leaderboard_cmd(
     runs = _load(output_dirs, labels)
     _check_overrides(overrides, runs)
     lb = build_leaderboard(runs, overrides)
+    incompatible = compatibility_warnings(runs)
+    lb.notes[:0] = incompatible  # into leaderboard.json / .md beside the other notes
     _prepare_output(out_dir, output_dirs, force)
     files = write_leaderboard(lb, out_dir, output_dirs)
     # The data files; the HTML fragment file is what index.html shows.
@@ -280,15 +304,37 @@ def leaderboard_cmd(
         for kind, p in sorted(files.items())
         if kind != "html" and Path(p).suffix != ".html"
     )
-    body = warnings_box([w for run in runs for w in run.warnings])
+    body = warnings_box([*(w for run in runs for w in run.warnings), *incompatible])
     body += "<h2>Models</h2>\n" + runs_html(runs) + "\n<h2>Ranking</h2>\n" + leaderboard_html(lb)
     if links:
         body += f'\n<p class="note">Files: {links}.</p>'
     index = out_dir / "index.html"
     write_new(index, page("Leaderboard", body), output_dirs, out_dir)
-    _warn(runs)
     click.echo(str(index))
+    _warn(runs, incompatible, strict)
     return index
+
+
+@cli.command(
+    "summary",
+    help=(
+        "One model's scores on the terminal: each task's headline value ± stderr beside its chance level and "
+        "its ideal player's level, the 0 (chance) to 100 (ideal) score, and why a level is missing. Reads "
+        "results_*.json under OUTPUT_DIR; writes nothing."
+    ),
+)
+@click.argument("output_dir", type=click.Path(path_type=Path))
+@click.option("--label", default=None, help="Display name of the model (default: from the model arguments).")
+def summary_cmd(output_dir: Path, label: str | None) -> None:
+    from lm_eval_cog.reports.runs import load_run
+    from lm_eval_cog.reports.summary import summary_lines
+
+    _check_inputs([output_dir])
+    run = load_run(output_dir, label)
+    click.echo(f"model: {run.label}")
+    for line in summary_lines(run):
+        click.echo(line)
+    _warn([run])
 
 
 # The shortcut audit is its own package; it joins the one command line here.
@@ -306,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ReportInputError, AuditInputError) as error:
         click.echo(f"error: {_one_line(error)}", err=True)
         return 2
+    except StrictWarnings as error:
+        click.echo(f"error: {error}", err=True)
+        return 1
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         return 1

@@ -51,6 +51,18 @@ def fmt(value: object, digits: int = 4) -> str:
     return str(value)
 
 
+#: Standard errors below this are floating-point noise of a constant metric (e.g. 55.77 ± 1.3e-10
+#: from summing equal values), shown as 0.
+STDERR_NOISE = 1e-9
+
+
+def fmt_stderr(value: object, digits: int = 4) -> str:
+    """A standard error for a table: as :func:`fmt`, with floating-point noise (< 1e-9) shown as 0."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and abs(value) < STDERR_NOISE:
+        return "0"
+    return fmt(value, digits)
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 

@@ -547,6 +547,46 @@ def chance_and_ideal(
     return (chance.value if chance else None), (ideal.value if ideal else None)
 
 
+def missing_reasons(run: Run, task: str, metric: str) -> list[str]:
+    """Why ``task``'s ``metric`` has no chance level or no ideal-player value, in words (empty when it has both)."""
+    result = run.tasks.get(task)
+    if result is None:
+        return []
+    name, filt = _split(metric)
+    reasons = []
+    if _chance(run, result, name, filt) is None:
+        _, present, _column = _reported_chance(result, name, filt)
+        paradigm = _paradigm_name(result)
+        if present:
+            reasons.append(
+                "no chance level: this run changed the task's parameters (--metadata, e.g. fewer trials), and "
+                "chance levels are simulated for the shipped protocols only"
+            )
+        elif paradigm is not None:
+            reasons.append(f"no chance level: none is simulated for {paradigm}'s {name}")
+        elif result.is_group:
+            reasons.append("no chance level: not every member task has one")
+        else:
+            reasons.append("no chance level: not a task of this package, and not scored by multiple choice")
+    if _ideal(run, result, name, filt) is None:
+        paradigm = _paradigm_name(result)
+        if result.is_group:
+            reasons.append("no ideal-player value: not every member task has one")
+        elif paradigm is not None and name in _IDEAL.get((paradigm, _metadata(result).get("preset")), {}):
+            reasons.append(
+                "no ideal-player value: this run changed the task's parameters, and the ideal player's level "
+                "is known for the shipped protocols only"
+            )
+        elif paradigm is not None:
+            reasons.append(
+                f"no ideal-player value: none is documented for {paradigm}'s {name} "
+                "(its best strategy's expected score is not derived)"
+            )
+        else:
+            reasons.append(f"no ideal-player value: {name} is not an accuracy against an answer key")
+    return reasons
+
+
 def normalised(value: float, chance: float | None, ideal: float | None) -> float:
     """100 * (value - chance) / (ideal - chance): 0 at chance, 100 at the ideal; NaN when undefined.
 
@@ -564,4 +604,4 @@ def normalised(value: float, chance: float | None, ideal: float | None) -> float
     return 100.0 * (value - chance) / (ideal - chance)
 
 
-__all__ = ["Reference", "chance_and_ideal", "normalised", "references"]
+__all__ = ["Reference", "chance_and_ideal", "missing_reasons", "normalised", "references"]

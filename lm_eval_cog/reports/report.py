@@ -16,7 +16,7 @@ from pathlib import Path
 from lm_eval_cog.reports.abilities import ability_of
 from lm_eval_cog.reports.episodes import episode_viewer_html
 from lm_eval_cog.reports.errors import ReportInputError
-from lm_eval_cog.reports.html import MISSING, Markup, Num, check_output_dir, figure, fmt, page, table, warnings_box
+from lm_eval_cog.reports.html import MISSING, Markup, Num, check_output_dir, figure, fmt, fmt_stderr, page, table, warnings_box
 from lm_eval_cog.reports.html import write_new as _write_new
 from lm_eval_cog.reports.leaderboard import build_leaderboard, impossible_values
 from lm_eval_cog.reports.markdown import Md, md
@@ -24,7 +24,7 @@ from lm_eval_cog.reports.markdown import table as md_table
 from lm_eval_cog.reports.names import unique_slugs
 from lm_eval_cog.reports.plotting import FigureFile
 from lm_eval_cog.reports.profile_figures import probe_effects_figure, profile_figure
-from lm_eval_cog.reports.references import Reference, chance_and_ideal, normalised, references
+from lm_eval_cog.reports.references import Reference, chance_and_ideal, missing_reasons, normalised, references
 from lm_eval_cog.reports.runs import Run, read_samples
 from lm_eval_cog.reports.selection import headline_metric
 from lm_eval_cog.reports.task_reliability import (
@@ -84,7 +84,7 @@ def _finite(value: object) -> bool:
 def _value_text(value: float | None, stderr: float | None) -> str:
     if not _finite(value):
         return MISSING
-    return f"{fmt(value)} ± {fmt(stderr)}" if _finite(stderr) else fmt(value)
+    return f"{fmt(value)} ± {fmt_stderr(stderr)}" if _finite(stderr) else fmt(value)
 
 
 def _ref_text(refs: Sequence[Reference]) -> str:
@@ -143,7 +143,8 @@ def runs_markdown(runs: Sequence[Run]) -> str:
 # ---------------------------------------------------------------- gathering
 
 
-def _task_row(run: Run, task: str, overrides: Mapping[str, str] | None) -> TaskRow:
+def task_row(run: Run, task: str, overrides: Mapping[str, str] | None = None) -> TaskRow:
+    """What the summary says about one task or group: headline metric and value, chance, ideal, normalised."""
 
     result = run.tasks[task]
     metric = headline_metric(result, overrides)
@@ -266,6 +267,16 @@ class _Writer:
         self.html.append(table(headers, [cells(r, True) for r in rows]))
         self.md += ["## Summary", NORMALISED_NOTE, md(RELIABILITY_NOTE)]
         self.md.append(md_table(headers, [cells(r, False) for r in rows]))
+        # A blank chance or ideal cell says why, so "no normalised score" is never a mystery.
+        missing = [(r.task, why) for r in rows if r.metric for why in missing_reasons(self.run, r.task, r.metric)]
+        if missing:
+            self.html.append(
+                '<p class="note">Without a reference level (so without a normalised score):</p><ul class="note">'
+                + "".join(f"<li>{html.escape(task)}: {html.escape(why)}</li>" for task, why in missing)
+                + "</ul>"
+            )
+            self.md.append("Without a reference level (so without a normalised score):\n\n"
+                           + "\n".join(f"- {md(task)}: {md(why)}" for task, why in missing))
         if groups:
             gh = ["group", "metric", "value ± stderr", "chance", "ideal", "normalised", "n", "subtasks"]
 
@@ -411,15 +422,18 @@ def _md_figure(fig: FigureFile) -> str:
     return f"![{md(fig.title)}]({png})\n\n*{md(fig.title)}.*{md(caption)} ([SVG]({svg}))"
 
 
-def write_report(run: Run, out_dir: Path, overrides: Mapping[str, str] | None = None) -> Path:
-    """Write index.html, report.md, figures/ and episodes/<task>.html for one run; return index.html."""
+def write_report(
+    run: Run, out_dir: Path, overrides: Mapping[str, str] | None = None, warnings_out: list[str] | None = None
+) -> Path:
+    """Write index.html, report.md, figures/ and episodes/<task>.html for one run; return index.html.
+    The page's warnings (e.g. a corrupt samples file) are also appended to ``warnings_out``."""
     out_dir = Path(out_dir)
     w = _Writer(run, out_dir, overrides)
     check_output_dir(out_dir, w.inputs)
     out_dir.mkdir(parents=True, exist_ok=True)
     task_names, group_names = _layout(run)
-    rows = [_task_row(run, t, overrides) for t in task_names]
-    groups = [_task_row(run, g, overrides) for g in group_names]
+    rows = [task_row(run, t, overrides) for t in task_names]
+    groups = [task_row(run, g, overrides) for g in group_names]
 
     # Task sections first (they write the figures and episode pages the summary links to), then
     # assemble: header, summary, profile, sections.
@@ -446,4 +460,6 @@ def write_report(run: Run, out_dir: Path, overrides: Mapping[str, str] | None = 
     index = out_dir / "index.html"
     w.write(index, page(f"{run.label}: lm-eval-cog report", body))
     w.write(out_dir / "report.md", "\n\n".join(md_parts) + "\n")
+    if warnings_out is not None:
+        warnings_out.extend(w.warnings)
     return index
