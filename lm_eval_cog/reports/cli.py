@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lm_eval_cog.audit.cli import audit_cmd
+from lm_eval_cog.lmeval.audit_cli import audit_cmd
 from lm_eval_cog.audit.items import AuditInputError
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import check_output_dir, page, warnings_box, write_new
