@@ -190,11 +190,12 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1re
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; word-break: break-all; }
 table { border-collapse: collapse; margin: .6rem 0 1.2rem; font-size: .9rem; max-width: 100%; }
 caption { caption-side: top; text-align: left; color: var(--muted); padding-bottom: .3rem; }
-th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }  /* long task names wrap: the summary fits a 1400-px window */
 thead th { background: var(--band); }
 td.num, td.missing { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .table-wrap { overflow-x: auto; max-width: 100%; }
-ul.refs { margin: 0; padding-left: 1rem; min-width: 20rem; font-size: .85em; }
+ul.refs { margin: 0; padding-left: 1rem; min-width: 14rem; font-size: .85em; }
 td.missing { color: var(--muted); }
 tbody tr:nth-child(even) { background: #fbfcfd; }
 table.sortable thead th { cursor: pointer; user-select: none; }
