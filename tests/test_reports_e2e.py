@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -234,3 +236,26 @@ def test_the_report_renders_in_headless_chromium_with_no_network(runs, tmp_path)
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert shot.stat().st_size > 20_000  # a rendered page with figures, not a blank one
+
+
+_WIDTH_PROBE = """<script>window.addEventListener('load', () => {
+  const over = [...document.querySelectorAll('.table-wrap')].map(w => w.scrollWidth - w.clientWidth);
+  document.body.setAttribute('data-probe', JSON.stringify({page: document.documentElement.scrollWidth, over}));
+});</script>"""
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_every_table_of_the_report_fits_a_1400_px_window(runs, tmp_path):
+    """No table scrolls sideways at 1400 px (measured in Chromium; before long cells wrapped, the
+    summary of a cog_flexibility run was 209 px too wide)."""
+    assert tool("report", runs["heuristic"], "-o", tmp_path / "report").returncode == 0
+    page = tmp_path / "report" / "probe.html"
+    page.write_text((tmp_path / "report" / "index.html").read_text(encoding="utf-8").replace("</body>", _WIDTH_PROBE + "</body>"),
+                    encoding="utf-8")  # fmt: skip
+    dom = subprocess.run(
+        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", f"--user-data-dir={tmp_path / 'p'}",
+         "--window-size=1400,1000", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    probe = json.loads(html.unescape(re.search(r'data-probe="([^"]*)"', dom).group(1)))
+    assert probe["page"] <= 1400 and max(probe["over"]) == 0, probe
