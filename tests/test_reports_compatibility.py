@@ -95,3 +95,13 @@ def test_the_summary_sets_the_score_beside_chance_and_ideal_and_says_why_one_is_
 def test_floating_point_noise_in_a_stderr_is_shown_as_zero():
     assert fmt_stderr(1.284e-10) == "0" and fmt_stderr(-3e-12) == "0"
     assert fmt_stderr(2e-9) == "2e-09" and fmt_stderr(0.01234567) == "0.01235" and fmt_stderr(None) == "—"
+
+
+def test_a_damaged_samples_file_in_compare_warns_on_the_terminal(tmp_path, capsys):
+    a, b = wcst_run(tmp_path / "a", "pretrained=a"), wcst_run(tmp_path / "b", "pretrained=b", score=60.0)
+    (results,) = a.glob("results_*.json")
+    stamp = results.name[len("results_"):-len(".json")]
+    (a / f"samples_cog_wcst_direct_{stamp}.jsonl").write_text('{"doc_id": 0, "resps": [["{\\"paradig')
+    assert main(["compare", str(a), str(b), "-o", str(tmp_path / "cmp")]) == 0
+    assert "warning: cog_wcst_direct: " in capsys.readouterr().err and "samples not read" in (tmp_path / "cmp" / "comparison.json").read_text()
+    assert main(["compare", str(a), str(b), "-o", str(tmp_path / "cmp2"), "--strict"]) == 1

@@ -246,7 +246,9 @@ def compare_cmd(
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
     # Reliability needs the per-sample values, which the score matrix does not carry: from the runs.
     comparison.reliability = compare_reliability(runs, comparison.tasks, comparison.matrix, overrides)
-    incompatible = compatibility_warnings(runs)
+    # A damaged samples file costs that task's reliability only: said in the files and on the terminal.
+    damaged = [f"{t.task}: {n}" for t in comparison.reliability for n in t.notes if "samples not read" in n]
+    incompatible = [*compatibility_warnings(runs), *damaged]
     comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *incompatible, *notes]
     _prepare_output(out_dir, output_dirs, force)
     fragment, markdown, _figures = write_comparison(comparison, out_dir)
