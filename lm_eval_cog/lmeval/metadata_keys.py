@@ -19,7 +19,7 @@ from typing import Any
 
 from lm_eval_cog.paradigms import available
 from lm_eval_cog.paradigms.base import unknown_name_message
-from lm_eval_cog.probes.core import REGISTRY as PROBES
+from lm_eval_cog.paradigms.probe_base import REGISTRY as PROBES
 
 #: Scalar keys our task YAMLs and run options use.
 RUN_KEYS = ("episodes", "items", "seed", "paradigm", "preset", "strategy", "probe", "version")
