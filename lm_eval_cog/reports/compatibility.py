@@ -42,7 +42,10 @@ _CHECKS: tuple[tuple[str, Callable[[TaskResult], Any]], ...] = (
 
 
 def compatibility_warnings(runs: Sequence[Run]) -> list[str]:
-    """One warning per task whose runs differ in parameters, version or document count, and per duplicate input."""
+    """One warning per task whose runs differ in parameters, version or document count, and per duplicate input.
+
+    In label order, so the same runs given in another order give the same warnings (and files)."""
+    runs = sorted(runs, key=lambda run: run.label)
     warnings = []
     first_of: dict[tuple[str, ...], str] = {}
     for run in runs:
