@@ -1,6 +1,7 @@
 """A misspelt argument is refused, never silently ignored: the error names the argument,
-suggests the intended name and lists the allowed ones. Two runs go through the real
-``lm_eval`` command (where lm-eval's traceback must end with our line); the other cases
+suggests the intended name and lists the allowed ones. One run per kind (model_args, policy,
+metadata) goes through the real ``lm_eval`` command (where lm-eval's traceback must end with
+our line); the other cases
 call the same code lm-eval calls (model construction from ``--model_args``, task building
 with ``--metadata``) in-process, which spares CI a process start-up each."""
 
@@ -34,6 +35,12 @@ def test_misspelt_model_args_end_lm_evals_output_naming_themselves(tmp_path):
     line = refusal(tmp_path, "--model_args", "polcy=optimal,foo=1", "--tasks", "cog_wcst_direct")
     assert line == ("ValueError: Unknown cog_baseline model_args 'foo'. Allowed: policy. "
                     "Unknown cog_baseline model_args 'polcy'. Did you mean: policy? Allowed: policy."), line
+
+
+def test_misspelt_policy_ends_lm_evals_output_with_every_policy(tmp_path):
+    line = refusal(tmp_path, "--model_args", "policy=optimall", "--tasks", "cog_wcst_direct")
+    assert line.startswith("ValueError: Unknown cog_baseline policy 'optimall'. Did you mean: optimal? Allowed: "), line
+    assert ", heuristic, " in line  # the list is complete: heuristic works and is named
 
 
 def test_misspelt_metadata_key_ends_lm_evals_output_naming_itself(tmp_path):
