@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import json
 import math
 import numbers
 import re
@@ -27,6 +26,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from lm_eval_cog import strict_json
 from lm_eval_cog.reports.compare_stats import PairPoint, TauResult
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.files import write_text
@@ -291,24 +291,13 @@ def compare(
 # ---------------------------------------------------------------- files
 
 
-def _json_safe(value: object) -> object:
-    """NaN and inf become null: the JSON stays strict."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def _significant(t: TauResult, alpha: float) -> bool:
     p = t.p if t.p_adjusted is None else t.p_adjusted
     return math.isfinite(p) and p < alpha
 
 
 def comparison_dict(comparison: Comparison) -> dict:
-    """The whole comparison as plain data (what comparison.json holds, before NaN -> null)."""
+    """The whole comparison as plain data (what comparison.json holds, NaN written as null)."""
     c = comparison
     return {
         "models": c.models,
@@ -343,7 +332,7 @@ def write_comparison(comparison: Comparison, out_dir: Path) -> tuple[str, str, l
     ]
     write_text(out_dir / "matrix.csv", csv_text(matrix_rows), out_dir)
     write_text(out_dir / "kendall.csv", csv_text(tau_rows), out_dir)
-    text = json.dumps(_json_safe(comparison_dict(c)), indent=2, allow_nan=False, ensure_ascii=False)
+    text = strict_json.dumps(comparison_dict(c), indent=2, ensure_ascii=False)
     write_text(out_dir / "comparison.json", text + "\n", out_dir)
 
     fig_dir = out_dir / "figures"

@@ -5,12 +5,12 @@ tasks weighs as much as one with a single task)."""
 from __future__ import annotations
 
 import html
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lm_eval_cog import strict_json
 from lm_eval_cog.reports.abilities import ability_of
 from lm_eval_cog.reports.references import chance_and_ideal, normalised
 from lm_eval_cog.reports.runs import Run
@@ -317,10 +317,6 @@ def leaderboard_csv(lb: Leaderboard) -> str:
     return csv_text(rows)
 
 
-def _json_number(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
 def leaderboard_json(lb: Leaderboard) -> str:
     """Everything in the leaderboard as JSON (NaN as null; no timestamps, stable order)."""
     data = {
@@ -328,23 +324,23 @@ def leaderboard_json(lb: Leaderboard) -> str:
         "tasks": lb.tasks,
         "metrics": lb.metrics,
         "abilities": lb.abilities,
-        "overall": {m: _json_number(v) for m, v in lb.overall.items()},
+        "overall": {m: v for m, v in lb.overall.items()},
         "by_ability": {
-            m: {a: _json_number(v) for a, v in d.items()}
+            m: {a: v for a, v in d.items()}
             for m, d in lb.by_ability.items()
         },
         "normalised": {
-            m: {t: _json_number(v) for t, v in d.items()}
+            m: {t: v for t, v in d.items()}
             for m, d in lb.normalised.items()
         },
         "raw": {
-            m: {t: _json_number(v) for t, v in d.items()} for m, d in lb.raw.items()
+            m: {t: v for t, v in d.items()} for m, d in lb.raw.items()
         },
         "unnormalised": lb.unnormalised,
         "skipped_groups": lb.skipped_groups,
         "notes": lb.notes,
     }
-    return json.dumps(data, indent=2, allow_nan=False) + "\n"
+    return strict_json.dumps(data, indent=2) + "\n"
 
 
 def leaderboard_html(lb: Leaderboard) -> str:

@@ -81,7 +81,8 @@ def _finite(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _value_text(value: float | None, stderr: float | None) -> str:
+def value_text(value: float | None, stderr: float | None) -> str:
+    """'value ± stderr' at the tables' precision (stderr noise as 0), or the missing mark."""
     if not _finite(value):
         return MISSING
     return f"{fmt(value)} ± {fmt_stderr(stderr)}" if _finite(stderr) else fmt(value)
@@ -250,7 +251,7 @@ class _Writer:
                 name,
                 r.ability or MISSING,
                 r.metric or "no numeric metric",
-                Num(r.value, _value_text(r.value, r.stderr)),
+                Num(r.value, value_text(r.value, r.stderr)),
                 short_text(self.reliability.get(r.task)),
                 r.chance,
                 r.ideal,
@@ -284,7 +285,7 @@ class _Writer:
                 return [
                     _link(f"#{self.anchor(r.task)}", r.task) if linked else r.task,
                     r.metric or "no numeric metric",
-                    Num(r.value, _value_text(r.value, r.stderr)),
+                    Num(r.value, value_text(r.value, r.stderr)),
                     r.chance,
                     r.ideal,
                     r.normalised,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from lm_eval_cog.reports.html import fmt, fmt_stderr
+from lm_eval_cog.reports.html import fmt
 from lm_eval_cog.reports.references import missing_reasons
-from lm_eval_cog.reports.report import TaskRow, task_row
+from lm_eval_cog.reports.report import TaskRow, task_row, value_text
 from lm_eval_cog.reports.runs import Run
 
 
@@ -19,8 +19,7 @@ def _line(row: TaskRow) -> str:
     if row.metric is None or row.value is None:
         return f"{row.task}: no numeric metric"
     name = row.metric.split(",")[0]
-    value = fmt(row.value) + (f" ± {fmt_stderr(row.stderr)}" if row.stderr is not None and math.isfinite(row.stderr) else "")
-    text = f"{row.task}: {name} {value} | chance {_level(row.chance)} | ideal player {_level(row.ideal)}"
+    text = f"{row.task}: {name} {value_text(row.value, row.stderr)} | chance {_level(row.chance)} | ideal player {_level(row.ideal)}"
     if row.normalised is not None and math.isfinite(row.normalised):
         text += f" | {row.normalised:.0f} on a 0 (chance) to 100 (ideal) scale"
     quality = [f"{q.replace('_', ' ')} {fmt(v)}" for q, v in sorted(row.quality.items())]
