@@ -47,12 +47,20 @@ class Turn:
     #: drawn only when a model needs it. The transcript keeps what it shows, never the pixels;
     #: a turn read back from a transcript holds that description (a dict) instead.
     image: Any = field(default=None, repr=False, compare=False)
+    #: Games: the role whose conversation this turn belongs to (None for a one-player paradigm).
+    role: str | None = None
+    #: False for a question the game asks aside (a probe): answered once, then left out of the
+    #: role's later prompts, as clembench does with its probes.
+    kept: bool = True
 
     def record(self) -> dict[str, Any]:
-        """The turn as JSON-ready data (``image``: what it shows, and only for turns that have one)."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "image"}
+        """The turn as JSON-ready data (``image``: what it shows, and only for turns that have one;
+        ``role`` and ``kept`` only for games)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("image", "role", "kept")}
         if self.image is not None:
             out["image"] = dict(getattr(self.image, "shows", self.image))
+        if self.role is not None:
+            out["role"], out["kept"] = self.role, self.kept
         return out
 
 
@@ -70,6 +78,9 @@ class Episode:
     closing: str | None = None
     #: Per-episode settings of the player (e.g. chat template on/off, gen_kwargs).
     settings: dict[str, Any] = field(default_factory=dict)
+    #: A game role's conversation: the :class:`GameEpisode` it belongs to (scripted players keep
+    #: one agent per game, not per role).
+    owner: Any = field(default=None, repr=False, compare=False)
 
     @property
     def live(self) -> bool:
@@ -83,6 +94,8 @@ class Episode:
         """Chat messages for the current turn, leaving out the ``drop`` oldest turns."""
         msgs = [{"role": "system", "content": self.system}] if self.system else []
         for t in self.turns[drop:-1]:
+            if not t.kept:  # a question asked aside, answered once
+                continue
             msgs.append({"role": "user", "content": t.user})
             msgs.append({"role": "assistant", "content": t.reply or ""})
         msgs.append({"role": "user", "content": self.current.user})
@@ -105,6 +118,97 @@ class Episode:
         }
 
 
+class GameEpisode:
+    """An episode of a dialogue game: one conversation (a :class:`Episode`, its *seat*) per model role.
+
+    The game's environment (:class:`lm_eval_cog.games.base.GameEnv`) names the role it awaits
+    (``env.due``); each round the runner sends that seat's prompt in the same batched call as
+    every other live episode's due seat. In self-play one model plays every seat, each with its
+    own history: a player sees only what the game master forwards to it.
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.env: Env | None = None
+        self.seats: dict[str, Episode] = {}
+        #: Every turn of every seat, in the order played.
+        self.turns: list[Turn] = []
+        self.info: dict[str, Any] = {}
+        self.status = RUNNING
+        self.error: str | None = None
+        self.closing: str | None = None
+        self._settings: dict[str, Any] = {}
+
+    @property
+    def live(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: dict[str, Any]) -> None:
+        self._settings = value
+        for seat in self.seats.values():
+            seat.settings = value
+
+    @property
+    def system(self) -> str:
+        return ""
+
+    @property
+    def current(self) -> Turn:
+        return self.turns[-1]
+
+    def due(self) -> Episode:
+        """The seat whose reply the game awaits."""
+        return self.seats[self.env.due]
+
+    def open(self, message: str, info: dict[str, Any]) -> None:
+        """Hand the game's next message to the seat it addresses."""
+        role = self.env.due
+        seat = self.seats.get(role)
+        if seat is None:
+            system = self.env.system_prompts.get(role, "")
+            seat = self.seats[role] = Episode(spec=self.spec, env=self.env, system=system, settings=self._settings, owner=self)
+        turn = Turn(user=message, role=role, kept=not info.get("ephemeral", False))
+        seat.turns.append(turn)
+        seat.info = self.info = info
+        self.turns.append(turn)
+
+    def advance(self, reply: str) -> None:
+        self.current.reply = reply
+        try:
+            message, terminated, truncated, info = self.env.step(reply)
+        except Exception as exc:  # noqa: BLE001
+            self.fail(_reason("game step", exc))
+            return
+        if terminated or truncated:
+            self.status = COMPLETED if terminated else TRUNCATED
+            self.closing = message
+            self.info = info
+        else:
+            self.open(message, info)
+
+    def fail(self, reason: str) -> None:
+        self.status = FAILED
+        self.error = reason
+
+    def transcript(self) -> dict[str, Any]:
+        """As :meth:`Episode.transcript`, with every turn tagged with its role and each role's system prompt."""
+        return {
+            **self.spec,
+            "status": self.status,
+            "error": self.error,
+            "system": "",
+            "systems": {role: seat.system for role, seat in self.seats.items()},
+            "turns": [t.record() for t in self.turns],
+            "closing": self.closing,
+            "trials": list(self.env.log) if self.env is not None else [],
+        }
+
+
 class Player(Protocol):
     """Produces one reply per live episode; called once per turn with all of them.
 
@@ -115,16 +219,24 @@ class Player(Protocol):
     def respond(self, episodes: Sequence[Episode]) -> list[str | BaseException]: ...
 
 
-def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str, Any]], Env]) -> list[Episode]:
+def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str, Any]], Env]) -> list[Any]:
     """Build and reset one environment per spec (``spec["seed"]`` seeds the episode)."""
-    episodes = []
+    episodes: list[Episode | GameEpisode] = []
     for spec in specs:
-        ep = Episode(spec=dict(spec))
+        ep: Episode | GameEpisode = Episode(spec=dict(spec))
         try:
-            ep.env = make_env(spec)
-            message, ep.info = ep.env.reset(seed=spec["seed"])
-            ep.system = ep.env.system_prompt
-            ep.turns.append(Turn(user=message, image=turn_image(ep.env)))
+            env = make_env(spec)
+            if getattr(env, "roles", None):  # a game: one conversation per model role
+                ep = GameEpisode(spec=ep.spec)
+            ep.env = env
+            # The index lets a game deal its instances out by experiment (episode i: experiment i mod k).
+            message, info = env.reset(seed=spec["seed"], options={"index": spec.get("index", 0)})
+            if isinstance(ep, GameEpisode):
+                ep.open(message, info)
+            else:
+                ep.info = info
+                ep.system = env.system_prompt
+                ep.turns.append(Turn(user=message, image=turn_image(env)))
         except Exception as exc:  # noqa: BLE001 - recorded, the other episodes go on
             ep.fail(_reason("environment reset", exc))
         episodes.append(ep)
@@ -136,7 +248,7 @@ class TurnTimeout(TimeoutError):
 
 
 def run_lockstep(
-    episodes: list[Episode],
+    episodes: list[Any],
     player: Player,
     *,
     progress: bool | str = True,
@@ -150,7 +262,8 @@ def run_lockstep(
     bar = _progress_bar(episodes, progress)
     try:
         while live := [ep for ep in episodes if ep.live]:
-            replies = _respond_isolated(player, live, turn_timeout)
+            # One conversation per live episode: the episode itself, or a game's due seat.
+            replies = _respond_isolated(player, [_due(ep) for ep in live], turn_timeout)
             for ep, reply in zip(live, replies):
                 if isinstance(reply, BaseException):
                     ep.fail(_reason("model request", reply))
@@ -162,7 +275,7 @@ def run_lockstep(
                 if not isinstance(reply, str):
                     ep.fail(f"model request failed: the backend returned {type(reply).__name__} {reply!r:.200}, not a str")
                     continue
-                _advance(ep, reply)
+                ep.advance(reply) if isinstance(ep, GameEpisode) else _advance(ep, reply)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(live=sum(ep.live for ep in episodes), refresh=False)
@@ -177,6 +290,10 @@ def run_one_at_a_time(episodes: list[Episode], player: Player, *, progress: bool
     for ep in episodes:
         run_lockstep([ep], player, progress=progress)
     return episodes
+
+
+def _due(ep: Episode | GameEpisode) -> Episode:
+    return ep.due() if isinstance(ep, GameEpisode) else ep
 
 
 def _advance(ep: Episode, reply: str) -> None:

@@ -97,6 +97,7 @@ def score_transcript(transcript: str | dict[str, Any], paradigm: Any = None) -> 
     paradigm = paradigm or get_paradigm(transcript["paradigm"])
     if transcript["status"] == "failed":
         out = {s.name: math.nan for s in paradigm.metric_specs}
+        out.update(paradigm.failed_scores)
     else:
         params = stored_params(transcript, paradigm)
         out = {k: float(v) for k, v in paradigm.metrics(transcript["trials"], params).items()}
@@ -121,7 +122,11 @@ def rebuild_prompt(
     if transcript.get("apply_chat_template") and chat_template is None:
         raise ValueError("this episode was rendered with the model's chat template: pass chat_template=")
     turns = [Turn(**t) for t in transcript["turns"][: turn + 1]]
-    episode = Episode(spec=transcript, system=transcript["system"], turns=turns)
+    system = transcript["system"]
+    if turns[-1].role is not None:  # a game: the conversation of that turn's role
+        turns = [t for t in turns if t.role == turns[-1].role]
+        system = (transcript.get("systems") or {}).get(turns[-1].role, "")
+    episode = Episode(spec=transcript, system=system, turns=turns)
     renderer = Renderer(
         chat_template=chat_template if transcript.get("apply_chat_template") else None,
         count_tokens=len,

@@ -60,10 +60,12 @@ class ScriptedPlayer:
         return replies
 
     def _agent(self, ep: runner.Episode) -> Any:
-        if id(ep) not in self._agents:
+        # A game's seats share one agent (it reads the role from info), as in the chance simulations.
+        key = id(ep.owner if ep.owner is not None else ep)
+        if key not in self._agents:
             paradigm = get_paradigm(ep.spec["paradigm"])
-            self._agents[id(ep)] = paradigm.make_agent(self.policy, ep.env.params, agent_rng(ep.spec["seed"]))
-        return self._agents[id(ep)]
+            self._agents[key] = paradigm.make_agent(self.policy, ep.env.params, agent_rng(ep.spec["seed"]))
+        return self._agents[key]
 
 
 class BaselineLM(LM):

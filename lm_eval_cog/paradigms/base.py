@@ -389,6 +389,9 @@ class Paradigm:
     #: The agent ``policy="heuristic"`` plays: the paradigm's characteristic non-ideal strategy
     #: (e.g. perseveration on the WCST), so that one name gives a third reference row on any task.
     heuristic: str | None = None
+    #: Scores of an episode that failed (backend or environment error), where not NaN: a game
+    #: counts it as not played (``{"played": 0, "clemscore": 0}``) instead of leaving it out.
+    failed_scores: Mapping[str, float] = dataclasses.field(default_factory=dict)
 
     def make_params(
         self,
