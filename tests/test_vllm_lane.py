@@ -28,6 +28,10 @@ from lm_eval_cog.transcripts import read_transcripts  # noqa: E402
 
 BIN = Path(sys.executable).parent
 ENGINE_ARGS = "enforce_eager=True,dtype=float32,max_model_len=4096,gpu_memory_utilization=0.5,block_size=32"
+#: Shorter WCST episodes than the tasks' own (CI's 2-core CPU): what these tests pin (one engine
+#: call per turn, the prefix cache, every episode completing through a server) holds at any length.
+KENNEDY_TRIALS = 10
+WCST_TRIALS = 32
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1"}
 
 
@@ -46,7 +50,7 @@ def samples(tmp: Path, task: str) -> list[dict]:
 
 
 def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
-    """`lm_eval --model vllm --tasks cog_wcst --limit 2`: full 64-trial episodes, every turn's
+    """`lm_eval --model vllm --tasks cog_wcst --limit 2`: whole episodes (32 trials), every turn's
     cached tokens recorded, and most of each prompt served from vLLM's prefix cache."""
     results = run_lm_eval(
         tmp_path,
@@ -54,6 +58,7 @@ def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
         "--model_args", f"pretrained={model_dir()},{ENGINE_ARGS}",
         "--tasks", "cog_wcst",
         "--limit", "2",
+        "--metadata", json.dumps({"wcst": {"trials": WCST_TRIALS}}),
         "--gen_kwargs", "max_gen_toks=8",
         env_extra={"VLLM_ENABLE_V1_MULTIPROCESSING": "0"},
     )  # fmt: skip
@@ -61,7 +66,7 @@ def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
     assert row["episode_failed,none"] == 0 and "acc,none" in row
     assert row["prefix_cached_share,none"] > 0.7
     for t in samples(tmp_path, "cog_wcst"):
-        assert t["status"] == "completed" and len(t["turns"]) == 64
+        assert t["status"] == "completed" and len(t["turns"]) == WCST_TRIALS
         assert all(turn["cached_tokens"] is not None for turn in t["turns"])
         later = t["turns"][1:]
         share = sum(x["cached_tokens"] for x in later) / sum(x["prompt_tokens"] for x in later)
@@ -69,8 +74,8 @@ def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
 
 
 def test_vllm_model_makes_one_engine_generate_per_turn(monkeypatch):
-    """In process, with lm-eval's own VLLM model and its default batch_size 1: 25 turns of
-    cog_wcst_kennedy, 3 episodes each, are 25 engine calls of 3 prompts."""
+    """In process, with lm-eval's own VLLM model and its default batch_size 1: 10 turns of
+    cog_wcst_kennedy, 3 episodes each, are 10 engine calls of 3 prompts."""
     monkeypatch.setenv("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
     from lm_eval import simple_evaluate
     from lm_eval.models.vllm_causallms import VLLM
@@ -91,8 +96,9 @@ def test_vllm_model_makes_one_engine_generate_per_turn(monkeypatch):
         limit=3,
         gen_kwargs="max_gen_toks=4",
         bootstrap_iters=0,
+        metadata={"wcst": {"trials": KENNEDY_TRIALS}},
     )
-    assert calls == [3] * 25
+    assert calls == [3] * KENNEDY_TRIALS
     assert out["results"]["cog_wcst_kennedy"]["episode_failed,none"] == 0
 
 
@@ -146,12 +152,13 @@ def test_episodes_through_a_vllm_serve_replica(tmp_path, vllm_server, model):
                         f"tokenizer_backend=huggingface,num_concurrent=2,max_length=4096,tokenized_requests=False",
         "--tasks", "cog_wcst_kennedy",
         "--limit", "2",
+        "--metadata", json.dumps({"wcst": {"trials": KENNEDY_TRIALS}}),
         "--gen_kwargs", "max_gen_toks=8",
         *extra,
     )  # fmt: skip
     assert results["results"]["cog_wcst_kennedy"]["episode_failed,none"] == 0
     for t in samples(tmp_path, "cog_wcst_kennedy"):
-        assert t["status"] == "completed" and len(t["turns"]) == 25
+        assert t["status"] == "completed" and len(t["turns"]) == KENNEDY_TRIALS
         assert any(turn["reply"] for turn in t["turns"])
 
 

@@ -41,6 +41,9 @@ REUSE_ENV = "LM_EVAL_COG_HF_PREFIX_REUSE"
 BUDGET_ENV = "LM_EVAL_COG_HF_PREFIX_BUDGET_MB"
 _OFF, _ON = ("0", "off", "false", "no"), ("1", "on", "true", "yes", "")
 _MIB = 1 << 20
+#: Turns a stored conversation waits to be extended before it is dropped: a game's role may sit
+#: out rounds (Taboo's describer waits one, Wordle's critic two).
+KEEP_IDLE_TURNS = 3
 
 
 def reuse_enabled_from_env() -> bool:
@@ -162,8 +165,9 @@ class PrefixCache:
             yield reused
         finally:
             del self.lm._model_generate
-            # What no row of this turn extended belongs to a finished (or replayed) episode.
-            self.entries = [e for e in self.entries if e.turn == self.turns]
+            # What no row extended for KEEP_IDLE_TURNS turns belongs to a finished (or replayed)
+            # episode. Not after one turn: a game's role sits out the rounds its partner plays.
+            self.entries = [e for e in self.entries if self.turns - e.turn < KEEP_IDLE_TURNS]
             self._evict()
 
     # -- one chunk -------------------------------------------------------------------------------
