@@ -120,14 +120,41 @@ def trial_mark(trial: Mapping[str, Any], solved: bool | None = None, phase: str 
     return Mark(NONE, "")
 
 
+#: How a game's move is shown: its status (games/base.py) as the viewer's kinds. A valid move is
+#: not "right" (a valid guess may be wrong): it is unmarked; a rule-breaking one is marked wrong.
+GAME_MOVE_KINDS = {"valid": (NONE, "valid"), "violation": (WRONG, "violating"), "rejected": (INVALID, "rejected"),
+                   "invalid": (INVALID, "invalid")}  # fmt: skip
+
+
+def is_game(transcript: Mapping[str, Any]) -> bool:
+    """A dialogue game's transcript: its log holds move records (one per model call)."""
+    return any(isinstance(t, Mapping) and t.get("type") == "move" for t in transcript.get("trials") or [])
+
+
+def move_mark(record: Mapping[str, Any]) -> Mark:
+    """A game move: valid, violating (breaks a rule that loses the game), rejected or invalid, with
+    the action, what the reply was read as and the reason."""
+    kind, word = GAME_MOVE_KINDS.get(str(record.get("status")), (INVALID, str(record.get("status"))))
+    parts = [f"{word} {record.get('action', 'move')}"]
+    if record.get("content") not in (None, ""):
+        parts.append(f"read as {record['content']!r}" if isinstance(record["content"], str) else f"read as {record['content']}")
+    if record.get("reason"):
+        parts.append(f"({record['reason']})")
+    return Mark(kind, " ".join(parts))
+
+
 def turn_marks(transcript: Mapping[str, Any], solved: bool | None = None) -> list[Mark | None]:
     """One mark per turn (None for a turn with no trial record, e.g. the turn an episode failed on).
 
-    IGT asks two replies per trial (first and final choice): turn i is trial i // 2. Every
-    other paradigm logs one record per reply: turn i is trial i.
+    IGT asks two replies per trial (first and final choice): turn i is trial i // 2. A game logs
+    one move per model call (turn i is move i). Every other paradigm logs one record per reply:
+    turn i is trial i.
     """
     turns = transcript.get("turns") or []
     trials = [t for t in transcript.get("trials") or [] if isinstance(t, Mapping)]
+    if is_game(transcript):
+        moves = [t for t in trials if t.get("type") == "move"]
+        return [move_mark(moves[i]) if i < len(moves) else None for i in range(len(turns))]
     igt = transcript.get("paradigm") == "igt"
     marks: list[Mark | None] = []
     for i in range(len(turns)):
@@ -183,14 +210,21 @@ def _message(role: str, who: str, body: str) -> str:
 def episode_html(transcript: Mapping[str, Any], sample: Mapping[str, Any], *, show_system: bool = True) -> str:
     """One episode as a ``<details class="episode">`` block."""
     marks = turn_marks(transcript, solved_of(sample))
-    counts = {k: sum(m is not None and m.kind == k for m in marks) for k in (RIGHT, WRONG, INVALID)}
+    counts = {k: sum(m is not None and m.kind == k for m in marks) for k in (RIGHT, WRONG, INVALID, NONE)}
     index = transcript.get("index", sample.get("doc_id"))
     status = str(transcript.get("status", "unknown"))
     head = [f"Episode {text(index)}", f"seed {text(transcript.get('seed'))}", text(status)]
     top = headline(sample)
     if top:
         head.append(f"{html.escape(top[0])} {_number(top[1])}")
-    head.append(f"{counts[RIGHT]} right, {counts[WRONG]} wrong, {counts[INVALID]} invalid")
+    game = is_game(transcript)
+    if game:
+        end = next((t for t in reversed(transcript.get("trials") or []) if isinstance(t, Mapping) and t.get("type") == "end"), None)
+        if end is not None:
+            head.append(f"outcome {text(end.get('outcome'))}")
+        head.append(f"{counts[NONE]} valid, {counts[WRONG]} violating, {counts[INVALID]} invalid or rejected moves")
+    else:
+        head.append(f"{counts[RIGHT]} right, {counts[WRONG]} wrong, {counts[INVALID]} invalid")
     status_class = " episode-failed" if status == "failed" else ""
     out = [f'<details class="episode{status_class}"><summary>{" · ".join(head)}</summary>']
     if transcript.get("error"):
@@ -207,10 +241,14 @@ def episode_html(transcript: Mapping[str, Any], sample: Mapping[str, Any], *, sh
         css = mark.css if mark else "trial-none"
         label = f'<span class="mark">{text(mark.label)}</span>' if mark and mark.label else ""
         reply = turn.get("reply")
-        body = _message("user", "User", text(turn.get("user")))
+        role = turn.get("role")
+        # A game: who speaks, and whether the message was a question asked aside (a probe).
+        asker = "User" if not game else f"Game master to {text(role)}" + ("" if turn.get("kept", True) else " (aside)")
+        body = _message("user", asker, text(turn.get("user")))
         if turn.get("image"):
             body += f'<p class="image-note">[image: {text(turn["image"])}]</p>'
-        body += _message("reply", "Model", text(reply)) if reply is not None else '<p class="no-reply">(no reply)</p>'
+        who = "Model" if not game else f"{text(role)} (model)"
+        body += _message("reply", who, text(reply)) if reply is not None else '<p class="no-reply">(no reply)</p>'
         out.append(f'<li class="turn {css}">{body}{label}</li>')
     out.append("</ol>")
     if transcript.get("closing"):
