@@ -263,7 +263,7 @@ def run_lockstep(
     try:
         while live := [ep for ep in episodes if ep.live]:
             # One conversation per live episode: the episode itself, or a game's due seat.
-            replies = _respond_isolated(player, [_due(ep) for ep in live], turn_timeout)
+            replies = _respond_isolated(player, [due_conversation(ep) for ep in live], turn_timeout)
             for ep, reply in zip(live, replies):
                 if isinstance(reply, BaseException):
                     ep.fail(_reason("model request", reply))
@@ -292,7 +292,8 @@ def run_one_at_a_time(episodes: list[Episode], player: Player, *, progress: bool
     return episodes
 
 
-def _due(ep: Episode | GameEpisode) -> Episode:
+def due_conversation(ep: Episode | GameEpisode) -> Episode:
+    """The conversation a reply is awaited in: the episode itself, or a game's due seat."""
     return ep.due() if isinstance(ep, GameEpisode) else ep
 
 

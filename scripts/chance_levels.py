@@ -141,11 +141,11 @@ def main() -> None:
         name: dict(entries) for name, entries in previous.get("levels", {}).items()
         if name not in (args.paradigm or ()) or args.preset
     }
-    print(f"{'paradigm':<10}{'preset':<24}{'metric':<20}{'mean':>9}{'se':>8}{'p95':>9}{'sd':>8}{'sims':>9}")
+    print(f"{'paradigm':<14}{'preset':<24}{'metric':<20}{'mean':>9}{'se':>8}{'p95':>9}{'sd':>8}{'sims':>9}")
     for (name, preset), values in samples.items():
         level = chance.summarise(metrics[(name, preset)], values)
         levels.setdefault(name, {})[preset] = _entry(level)
-        print(f"{name:<10}{preset:<24}{level.metric:<20}{level.mean:>9.3f}{level.se:>8.3f}{level.p95:>9.3f}"
+        print(f"{name:<14}{preset:<24}{level.metric:<20}{level.mean:>9.3f}{level.se:>8.3f}{level.p95:>9.3f}"
               f"{level.sd:>8.3f}{level.sims:>9}")  # fmt: skip
 
     tasks, groups = task_entries()

@@ -11,22 +11,28 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lm_eval_cog.paradigms import available, chance, get_paradigm
+from lm_eval_cog.paradigms import available, chance, get_paradigm, is_game
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "chance_levels.py"
 CASES = [(name, preset) for name in available() for preset in get_paradigm(name).presets]
 
 
+#: Simulated episodes behind a stored level, and fresh ones in this test: a game's episode costs
+#: up to 100 times a paradigm's (Private/Shared probes every slot after every answer).
+STORED_SIMS, FRESH_SIMS = {"paradigm": 100_000, "game": 20_000}, {"paradigm": 2000, "game": 300}
+
+
 @pytest.mark.parametrize("name, preset", CASES)
 def test_stored_level_agrees_with_a_fresh_independent_simulation(name, preset):
-    """2,000 new random episodes (indices the script never used) land within 4.5 standard errors."""
+    """New random episodes (indices the script never used) land within 4.5 standard errors."""
     level = chance.stored(name, preset)
     assert level is not None, f"no stored chance level for {name}/{preset}: run {SCRIPT.name}"
     paradigm = get_paradigm(name)
-    assert level.metric == paradigm.primary_metric and level.sims >= 100_000
-    fresh = chance.simulate(paradigm, paradigm.make_params(preset), 2000, start=10**7)
+    kind = "game" if is_game(name) else "paradigm"
+    assert level.metric == paradigm.primary_metric and level.sims >= STORED_SIMS[kind]
+    fresh = chance.simulate(paradigm, paradigm.make_params(preset), FRESH_SIMS[kind], start=10**7)
     se = np.hypot(fresh.std(ddof=1) / np.sqrt(len(fresh)), level.se)
-    assert abs(fresh.mean() - level.mean) < 4.5 * se
+    assert abs(fresh.mean() - level.mean) <= 4.5 * se  # <=: a random Wordle player never wins (se 0)
 
 
 def test_stored_levels_cover_the_probe_and_the_groups():

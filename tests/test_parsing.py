@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lm_eval_cog.paradigms import arms, available, get_paradigm, igt, nback, wpt
+from lm_eval_cog.paradigms import arms, available, get_paradigm, igt, is_game, nback, wpt
 from lm_eval_cog.paradigms.base import (
     AMBIGUOUS,
     FALLBACK_SHARE,
@@ -31,6 +31,9 @@ from lm_eval_cog.paradigms.base import (
 from lm_eval_cog.paradigms.measures import fallback_share
 from lm_eval_cog.paradigms.wcst import KEY_CARDS, WCSTParams, read_reply as wcst_read_reply
 from lm_eval_cog.paradigms.wcst.env import WCSTEnv
+
+#: Paradigms that read choices from replies (the dialogue games read moves in their own formats).
+CHOICE_PARADIGMS = [n for n in available() if not is_game(n)]
 
 COT, FREE, DIRECT = Strategy.COT, Strategy.FREE, Strategy.DIRECT
 
@@ -325,7 +328,7 @@ OWN_CASES = {
 }
 
 
-@pytest.mark.parametrize("name", available())
+@pytest.mark.parametrize("name", CHOICE_PARADIGMS)
 def test_every_trial_record_says_how_its_reply_was_read(name):
     """parse: answer_line / whole_reply (direct) / fallback (free, cot) / invalid, for every paradigm."""
     fields = ("first_parse", "final_parse") if name == "igt" else ("parse",)
@@ -344,7 +347,7 @@ def test_every_trial_record_says_how_its_reply_was_read(name):
         assert [record[f] for f in fields] == [expected] * len(fields), (strategy, reply)
 
 
-@pytest.mark.parametrize("name", available())
+@pytest.mark.parametrize("name", CHOICE_PARADIGMS)
 def test_every_paradigm_reports_fallback_share(name):
     """fallback_share is in every paradigm's metric specs (so in lm-eval's results) and lower is better."""
     paradigm = get_paradigm(name)

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from lm_eval_cog import metacognition
-from lm_eval_cog.paradigms import available, get_paradigm
+from lm_eval_cog.paradigms import available, get_paradigm, is_game
 from lm_eval_cog.paradigms.base import ParsePath, Strategy
 from lm_eval_cog.paradigms.wason246.env import read_move
 from lm_eval_cog.paradigms.wason246.rules import parse_rule
@@ -142,7 +142,7 @@ def _assert_invalid(name: str, record: dict[str, Any], reply_name: str) -> None:
 
 
 def _cases() -> list[tuple[str, Strategy]]:
-    return [(name, s) for name in available() for s in STRATEGIES.get(name, tuple(Strategy))]
+    return [(name, s) for name in available() if not is_game(name) for s in STRATEGIES.get(name, tuple(Strategy))]
 
 
 @pytest.mark.parametrize(("paradigm", "strategy"), _cases(), ids=lambda v: getattr(v, "value", v))

@@ -137,7 +137,7 @@ class InteractiveTask(ConfigurableTask):
         if not ep.live:
             return f"{doc['paradigm']} episode {doc['index']}: {ep.error}"
         renderer = Renderer(chat_template=None, count_tokens=len, system_instruction=self._chat["system_instruction"])
-        return render_plain(renderer.messages(ep, 0))
+        return render_plain(renderer.messages(runner.due_conversation(ep), 0))
 
     def doc_to_target(self, doc: dict[str, Any], doc_to_target: Any = None) -> str:
         return ""

@@ -34,6 +34,11 @@ def available() -> list[str]:
     return sorted(_modules())
 
 
+def is_game(name: str) -> bool:
+    """A dialogue game (``lm_eval_cog.games``): moves in its own formats, not choices to read."""
+    return _modules().get(name, "").startswith("lm_eval_cog.games.")
+
+
 def get_paradigm(name: str) -> Paradigm:
     """The paradigm (or game) called ``name``; unknown names get a clear error with suggestions."""
     if name not in _modules():

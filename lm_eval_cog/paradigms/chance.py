@@ -44,14 +44,15 @@ class ChanceLevel:
         return self.sd / math.sqrt(self.sims)
 
 
-def play(paradigm: Paradigm, params: Any, seed: int, policy: str = "random") -> Env:
+def play(paradigm: Paradigm, params: Any, seed: int, policy: str = "random", index: int = 0) -> Env:
     """One episode of a reference agent, played to the end; returns the environment (and its log).
 
     The agent's generator is seeded from the episode seed exactly as ``--model
-    cog_baseline`` seeds it, so a simulation replays what that model does.
+    cog_baseline`` seeds it, so a simulation replays what that model does. ``index`` is the
+    episode's place in its task (a game deals its experiments out by it, as the runner does).
     """
     env = paradigm.env_cls(params)
-    message, info = env.reset(seed=seed)
+    message, info = env.reset(seed=seed, options={"index": index})
     agent = paradigm.make_agent(policy, params, agent_rng(seed))
     done = False
     while not done:
@@ -67,7 +68,7 @@ def simulate(
     metric = paradigm.primary_metric
     return np.array(
         [
-            paradigm.metrics(play(paradigm, params, episode_seed(seed, i), policy).log, params)[metric]
+            paradigm.metrics(play(paradigm, params, episode_seed(seed, i), policy, index=i).log, params)[metric]
             for i in range(start, start + sims)
         ],
         dtype=float,

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from lm_eval_cog.games.base import COMMON_METRICS
 from lm_eval_cog.paradigms.base import FALLBACK_SHARE, Paradigm
 from lm_eval_cog.paradigms.chance import play
 
@@ -53,7 +54,10 @@ def check_paradigm(paradigm: Paradigm, seeds: tuple[int, ...] = tuple(range(8)))
     itself for some pairs of seeds, never for eight.
     """
     names = {s.name for s in paradigm.metric_specs}
-    for required in ("invalid_rate", FALLBACK_SHARE, paradigm.primary_metric):
+    game = bool(getattr(paradigm.env_cls, "roles", ()))
+    # A game reads moves in its own formats: no choice to read, so no invalid rate or fallback.
+    required = (*COMMON_METRICS, paradigm.primary_metric) if game else ("invalid_rate", FALLBACK_SHARE, paradigm.primary_metric)
+    for required in required:
         if required not in names:
             raise ParadigmCheckError(f"paradigm {paradigm.name!r} does not report {required!r}")
     for preset in paradigm.presets:
@@ -85,10 +89,14 @@ def check_paradigm(paradigm: Paradigm, seeds: tuple[int, ...] = tuple(range(8)))
         else:
             raise _fail(paradigm, preset, "step() after the episode ended did not raise")
 
-        # Junk is never a choice; metrics cover every spec; empty log -> NaN.
+        # Junk is never a choice (in a game, never a move in the required form: it aborts);
+        # metrics cover every spec; empty log -> NaN.
         junk = paradigm.metrics(first.log, params)
         if set(junk) != names:
             raise _fail(paradigm, preset, f"metrics returned {sorted(junk)}, specs say {sorted(names)}")
+        if game:
+            _check_game(paradigm, preset, params, junk, seeds[0])
+            continue
         if junk["invalid_rate"] != 1.0:
             raise _fail(paradigm, preset, f"junk replies were read as choices (invalid_rate={junk['invalid_rate']})")
         if junk[FALLBACK_SHARE] != 0.0:
@@ -104,6 +112,20 @@ def check_paradigm(paradigm: Paradigm, seeds: tuple[int, ...] = tuple(range(8)))
         rescored = paradigm.metrics(json.loads(json.dumps(env.log)), params)
         if not all(_same(scores[k], rescored[k]) for k in scores):
             raise _fail(paradigm, preset, "metrics changed after a JSON round trip of the log")
+
+
+def _check_game(paradigm: Paradigm, preset: str, params: Any, junk: dict[str, float], seed: int) -> None:
+    """A game's part of the contract: junk replies abort it with nothing parsed; the random player
+    only makes moves in the required form; its log rescores identically after JSON."""
+    if junk["aborted"] != 1.0 or junk["parsed_request_count"] != 0.0 or not math.isnan(junk["main_score"]):
+        raise _fail(paradigm, preset, f"junk replies did not abort the game with nothing parsed ({junk})")
+    env = play(paradigm, params, seed, "random")
+    scores = paradigm.metrics(env.log, params)
+    if scores["violated_request_count"] != 0.0:
+        raise _fail(paradigm, preset, "the random player made moves that were not in the required form")
+    rescored = paradigm.metrics(json.loads(json.dumps(env.log, allow_nan=False)), params)
+    if not all(_same(scores[k], rescored[k]) for k in scores):
+        raise _fail(paradigm, preset, "metrics changed after a JSON round trip of the log")
 
 
 def _same(a: float, b: float) -> bool:

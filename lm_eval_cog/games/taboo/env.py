@@ -1,0 +1,185 @@
+"""Taboo's game master: parameters and the describer/guesser dialogue (protocol: README.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, VIOLATION, GameEnv, strip_reply
+from lm_eval_cog.games.taboo import instances, prompts
+from lm_eval_cog.games.taboo.rules import (
+    CLUE_TAG,
+    GUESS_TAG,
+    normalise_clue,
+    normalise_guess,
+    paper_hits,
+    read_tagged,
+    strict_hits,
+)
+from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
+
+DESCRIBER, GUESSER = "describer", "guesser"
+TABOO_RULES = ("strict", "paper")
+
+
+@dataclass(frozen=True)
+class TabooParams:
+    """Parameters of a Taboo game (defaults: the paper's).
+
+    Attributes:
+        strategy: Only ``"direct"``: the game fixes its own reply formats (``CLUE:``, ``GUESS:``).
+        experiment: The target's frequency band (``high``, ``medium``, ``low``), or ``all``
+            (episode i plays band i mod 3).
+        max_clues: Turns (one clue, then one guess) before the game is lost (3 in the paper).
+        taboo_rule: The check that decides whether a clue loses the game: ``strict`` (ours,
+            the paper's plus compound and substring variants) or ``paper`` (clembench's stem
+            check). Both are computed and logged on every clue.
+    """
+
+    strategy: str = "direct"
+    experiment: str = "all"
+    max_clues: int = 3
+    taboo_rule: str = "strict"
+
+    def __post_init__(self) -> None:
+        strategy = self.strategy.value if isinstance(self.strategy, Strategy) else self.strategy
+        if strategy != "direct":
+            raise ValueError(
+                f"taboo parameter 'strategy' must be 'direct' (the game asks for its own reply formats, "
+                f"'{CLUE_TAG}' and '{GUESS_TAG}'), got {self.strategy!r}"
+            )
+        object.__setattr__(self, "strategy", strategy)
+        if self.experiment != "all" and self.experiment not in instances.EXPERIMENTS:
+            message = unknown_name_message("experiment", self.experiment, [*instances.EXPERIMENTS, "all"])
+            raise ValueError(f"taboo parameter 'experiment': {message}")
+        object.__setattr__(self, "max_clues", require_int("taboo", "max_clues", self.max_clues, 1))
+        if self.taboo_rule not in TABOO_RULES:
+            message = unknown_name_message("taboo rule", self.taboo_rule, TABOO_RULES)
+            raise ValueError(f"taboo parameter 'taboo_rule': {message}")
+
+    @property
+    def max_turns(self) -> int:
+        """Safety bound on model calls: one more than the rules allow (a clue and a guess per turn).
+
+        A property, not a field, so that changing ``max_clues`` can never leave a stale bound."""
+        return 2 * self.max_clues + 1
+
+
+PRESETS: Mapping[str, TabooParams] = {"default": TabooParams()}
+
+
+class TabooEnv(GameEnv):
+    """Taboo (clembench, as Momentè et al. 2025 ran it).
+
+    Description:
+        The describer sees a target word and three related words and gives clues without using
+        any of them (nor a word sharing a stem, nor a part of one); the guesser guesses the word.
+
+    Reply format:
+        Describer: ``CLUE: <clue>``; guesser: ``GUESS: <word>`` (the tag at the start of the
+        stripped reply, case-sensitive). A reply without its tag aborts the game.
+
+    Messages:
+        Describer: the rules and the words, then each wrong guess (``GUESS: ...``). Guesser:
+        its rules, a blank line and the first clue (``CLUE: ...``), then each new clue.
+
+    Scoring:
+        Won at turn t: 100 / t. Lost (``max_clues`` wrong guesses, or a taboo clue): 0.
+        Aborted: None. See ``scoring.taboo_metrics``.
+
+    Episode end:
+        A correct guess, the last wrong guess, a taboo clue, or a reply without its tag.
+
+    Arguments:
+        params: :class:`TabooParams`.
+
+    References:
+        clembench ``games/taboo/master.py`` (v1.5 / Dec-2024 snapshot); Momentè et al. (2025).
+
+    Version history:
+        v1: first version.
+    """
+
+    name = "taboo"
+    roles = (DESCRIBER, GUESSER)
+
+    def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        p: TabooParams = self.params
+        self.experiment = instances.experiment_for(p.experiment, int(options.get("index", 0)))
+        self.instance = instances.draw_word(self.rng, self.experiment)
+        self.turn = 1  # the current turn: clue ``turn`` then guess ``turn``
+        self.said: dict[str, set[str]] = {DESCRIBER: set(), GUESSER: set()}  # for the repetition counts
+        self.due = DESCRIBER
+        return prompts.describer_prompt(self.target, self.related, p.max_clues), self._info()
+
+    @property
+    def target(self) -> str:
+        return self.instance.word
+
+    @property
+    def related(self) -> tuple[str, ...]:
+        return self.instance.related
+
+    def _info(self) -> dict[str, Any]:
+        # Read by scripted players only, never shown to a model.
+        return {"role": self.due, "experiment": self.experiment, "target": self.target,
+                "related": list(self.related), "turn": self.turn, "max_clues": self.params.max_clues}  # fmt: skip
+
+    def _step(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
+        return self._clue(reply) if self.due == DESCRIBER else self._guess(reply)
+
+    def _clue(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
+        clue = read_tagged(reply, CLUE_TAG)
+        if clue is None:
+            self.record_move("clue", INVALID, strip_reply(reply), f"no '{CLUE_TAG}' at the start", turn=self.turn)
+            return self._end(ABORTED, prompts.ABORTED_CLUE)
+        taboo = (self.target, *self.related)
+        hits = {"paper": paper_hits(clue, taboo), "strict": strict_hits(clue, taboo)}
+        broken = bool(hits[self.params.taboo_rule])
+        self.record_move(
+            "clue", VIOLATION if broken else VALID, clue, _summary(hits[self.params.taboo_rule]),
+            turn=self.turn, taboo_paper=bool(hits["paper"]), taboo_strict=bool(hits["strict"]),
+            repeat=self._repeats(normalise_clue(clue)),
+        )  # fmt: skip
+        if broken:
+            return self._end(LOSE, prompts.LOST_TABOO)
+        self.due = GUESSER
+        said = strip_reply(reply)
+        message = f"{prompts.guesser_prompt(self.params.max_clues)}\n\n{said}" if self.turn == 1 else said
+        return message, False, self._info()
+
+    def _guess(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
+        text = read_tagged(reply, GUESS_TAG)
+        if text is None:
+            self.record_move("guess", INVALID, strip_reply(reply), f"no '{GUESS_TAG}' at the start", turn=self.turn)
+            return self._end(ABORTED, prompts.ABORTED_GUESS)
+        guess = normalise_guess(text)
+        correct = guess == normalise_guess(self.target)
+        self.record_move("guess", VALID, guess, "", turn=self.turn, correct=correct, repeat=self._repeats(guess))
+        if correct:
+            return self._end(SUCCESS, prompts.WON)
+        if self.turn >= self.params.max_clues:
+            return self._end(LOSE, prompts.LOST_GUESSES)
+        self.turn += 1
+        self.due = DESCRIBER
+        return strip_reply(reply), False, self._info()
+
+    def _repeats(self, said: str) -> bool:
+        """Has the role due already said this (normalised) in this episode? Then remember it."""
+        seen = self.said[self.due]
+        repeat = said in seen
+        seen.add(said)
+        return repeat
+
+    def _end(self, outcome: str, why: str) -> tuple[str, bool, dict[str, Any]]:
+        main = None if outcome == ABORTED else 100.0 / self.turn if outcome == SUCCESS else 0.0
+        self.finish(outcome, main, turn=self.turn, experiment=self.experiment, target=self.target,
+                    related=list(self.related))  # fmt: skip
+        return prompts.closing(why, self.target), True, self._info()
+
+
+def _summary(hits: list[str], shown: int = 5) -> str:
+    """The first hits of a clue for the log (a long clue can have thousands)."""
+    more = f"; and {len(hits) - shown} more" if len(hits) > shown else ""
+    return "; ".join(hits[:shown]) + more
