@@ -32,11 +32,13 @@ GROUP_ABILITIES = {
     "cog_induction": "induction",
     "cog_rule_application": "rule application",
     "cog_metacognition": "metacognition",
+    # Momentè et al.'s second leg: interactive dialogue games (clembench), beside benchmarks and tests.
+    "cog_games": "dialogue games",
 }
 # The static probes' groups per form (``cog_inhibition_mc``, ``cog_inhibition_gen``, ...): same ability.
 GROUP_ABILITIES.update(
     {f"{group}_{form}": ability for group, ability in list(GROUP_ABILITIES.items())
-     if group not in ("cog_flexibility", "cog_metacognition") for form in ("mc", "gen")}
+     if group not in ("cog_flexibility", "cog_metacognition", "cog_games") for form in ("mc", "gen")}
 )
 
 #: Interactive paradigms by task-name prefix (first match wins, so longer prefixes come first).
@@ -46,6 +48,7 @@ GROUP_ABILITIES.update(
 #: perception. Wason 2-4-6 is CogProbe's "Inductive Reasoning" operation; with a metacognition turn, like
 #: the other ``_reflect`` tasks, it measures metacognition (CogProbe's second pass).
 PARADIGM_ABILITIES = (
+    ("cog_game", "dialogue games"),  # cog_game_<name>: a task outside cog_games too
     ("cog_wason246_reflect", "metacognition"),
     ("cog_wason246", "induction"),
     (
