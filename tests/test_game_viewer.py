@@ -43,3 +43,16 @@ def test_an_aborting_reply_is_marked_invalid_and_escaped():
     page = episode_html(transcript, {"metrics": ["main_score"], "main_score": None})
     assert "outcome aborted" in page and "0 valid, 0 violating, 1 invalid or rejected moves" in page
     assert "<b>no tag</b>" not in page and "&lt;b&gt;no tag&lt;/b&gt;" in page
+
+
+def test_the_game_figure_tallies_outcomes_and_each_roles_moves(tmp_path):
+    from lm_eval_cog.reports.transcript_figures import game_tally, transcript_figures
+
+    won, aborted = played(good_script()), played({**good_script(), "caller": lambda ep: "no tag"})
+    assert game_tally(won["trials"]) == ("success", {("caller", "valid"): 4, ("echoer", "valid"): 2})
+    assert game_tally(aborted["trials"]) == ("aborted", {("caller", "invalid"): 1})
+    # An episode cut by the turn bound (no end record) counts as aborted, as the metrics count it.
+    assert game_tally(won["trials"][:-1])[0] == "aborted"
+    samples = [{"doc_id": i, "resps": [[json.dumps({**t, "paradigm": "taboo"})]]} for i, t in enumerate((won, aborted))]
+    (figure,) = transcript_figures("cog_game_taboo", samples, tmp_path)
+    assert figure.png.is_file() and "Pooled over 2 episodes" in figure.caption

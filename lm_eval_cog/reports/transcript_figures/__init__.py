@@ -2,7 +2,8 @@
 
 :func:`transcript_figures` draws a task's figures with its paradigm family's module:
 :mod:`.switching` (WCST, LNT), :mod:`.nback`, :mod:`.bandit` (PRLT, MBT), :mod:`.igt`,
-:mod:`.wpt`, :mod:`.wason` (2-4-6, with or without the metacognition turn); what they share
+:mod:`.wpt`, :mod:`.wason` (2-4-6, with or without the metacognition turn), :mod:`.games` (every
+dialogue game: outcomes and moves); what they share
 (reading transcripts, tallies, the caption conventions) is in :mod:`.common`.
 """
 
@@ -25,6 +26,7 @@ from lm_eval_cog.reports.transcript_figures.common import (
     transcript_of,
     usable,
 )
+from lm_eval_cog.reports.transcript_figures.games import game_figures, game_tally
 from lm_eval_cog.reports.transcript_figures.igt import deck_tally, igt_figures
 from lm_eval_cog.reports.transcript_figures.nback import nback_figures, nback_tally
 from lm_eval_cog.reports.transcript_figures.switching import (
@@ -60,6 +62,10 @@ def transcript_figures(task: str, samples: list[dict], out_dir: Path, *, name: s
         return []
     trials = [t["trials"] for t, _ in data.episodes]
     draw = _DRAWERS.get(data.paradigm)
+    if draw is None:
+        from lm_eval_cog.paradigms import is_game
+
+        draw = game_figures if is_game(data.paradigm) else None
     if draw is None or not trials:
         return []
     return draw(task, data, trials, Path(out_dir), safe_stem(task) if name is None else name)
@@ -73,6 +79,7 @@ __all__ = [
     "block_size",
     "block_tally",
     "deck_tally",
+    "game_tally",
     "is_correct",
     "nback_tally",
     "perseveration_tally",
