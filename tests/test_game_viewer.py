@@ -56,3 +56,18 @@ def test_the_game_figure_tallies_outcomes_and_each_roles_moves(tmp_path):
     samples = [{"doc_id": i, "resps": [[json.dumps({**t, "paradigm": "taboo"})]]} for i, t in enumerate((won, aborted))]
     (figure,) = transcript_figures("cog_game_taboo", samples, tmp_path)
     assert figure.png.is_file() and "Pooled over 2 episodes" in figure.caption
+
+
+def test_the_report_gives_clembenchs_leaderboard_form_beside_the_groups_clemscore():
+    from lm_eval_cog.reports.report import clembench_form_note
+    from lm_eval_cog.reports.task_result import TaskResult
+
+    def group(**metrics):
+        return TaskResult("cog_games", {f"{k},none": v for k, v in metrics.items()}, {}, {}, None, None, {}, True)
+
+    # Two games: (played 1, main 50) and (played 0.5, main 100). Per-game products 50 and 50, mean 50;
+    # clembench's form: mean played 0.75 x mean main 75 = 56.25.
+    note = clembench_form_note(group(played=0.75, main_score=75.0, clemscore=50.0))
+    assert "0.75 x 75 = 56.25" in note and "is 50." in note
+    assert clembench_form_note(group(played=0.0, main_score=float("nan"), clemscore=0.0)) is None
+    assert clembench_form_note(None) is None

@@ -45,8 +45,9 @@ COMMON_METRIC_SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("played", True, "1 - aborted: share of episodes played to a win or a loss within the rules."),
     MetricSpec(
         "clemscore", True,
-        "main_score x played / 100 per game, as clembench defines it (0-100): the mean over episodes of the "
-        "main score, an aborted or failed episode counting 0. Momente et al. report it / 100.",
+        "main_score x played per game (played a share), as clembench defines it with % played / 100 (0-100): "
+        "the mean over episodes of the main score, an aborted or failed episode counting 0. Momente et al. "
+        "report it / 100.",
     ),
     MetricSpec("success", True, "1 for a won episode (0 when lost or aborted)."),
     MetricSpec("lose", False, "1 for an episode lost within the rules (0 when won or aborted)."),

@@ -169,6 +169,14 @@ _IDEAL_ANY = {
         for m in ("acc", "acc_first", "acc_final")
     },
 }
+# The dialogue games: the optimal player wins every episode at once, which each game's scoring rule
+# rates 100 (docs/games.md, "Reference players"; pinned through lm_eval by tests/test_games_e2e.py).
+_IDEAL_ANY.update(
+    {
+        game: {m: (100.0, "docs/games.md, reference players (optimal: wins at once, 100)") for m in ("clemscore", "main_score")}
+        for game in ("taboo", "wordle", "wordle_clue", "wordle_critic", "reference", "image", "privateshared")
+    }
+)
 # IGT, PRLT and oddball have no documented ideal for their score: IGT's optimal agent is documented for
 # the switching score only, PRLT's reward maximiser is not the score maximiser (its README), and the
 # oddball's optimal commenter is "about 40" under one embedding model.

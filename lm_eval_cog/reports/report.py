@@ -27,6 +27,7 @@ from lm_eval_cog.reports.profile_figures import probe_effects_figure, profile_fi
 from lm_eval_cog.reports.references import Reference, chance_and_ideal, missing_reasons, normalised, references
 from lm_eval_cog.reports.runs import Run, read_samples
 from lm_eval_cog.reports.selection import headline_metric
+from lm_eval_cog.reports.task_result import TaskResult
 from lm_eval_cog.reports.task_reliability import (
     RunReliability,
     SeedRuns,
@@ -100,6 +101,22 @@ def _ref_html(refs: Sequence[Reference]) -> str:
         return "no reference"
     items = "".join(f"<li>{html.escape(r.label)}: <strong>{html.escape(fmt(r.value))}</strong></li>" for r in refs)
     return Markup(f'<ul class="refs">{items}</ul>')
+
+
+def clembench_form_note(result: TaskResult | None) -> str | None:
+    """For a group of dialogue games (it reports ``played`` and ``main_score``): clembench's leaderboard
+    clemscore, mean(played) x mean(main_score), beside the group's own (the mean of per-game products)."""
+    if result is None or not result.is_group:
+        return None
+    played, main = result.metrics.get("played,none"), result.metrics.get("main_score,none")
+    if not (_finite(played) and _finite(main)):
+        return None
+    own = result.metrics.get("clemscore,none")
+    own_text = f"; the group's clemscore (the mean of the games' main_score x played) is {own:.4g}" if _finite(own) else ""
+    return (
+        f"{result.task}: clembench's leaderboard clemscore, mean played x mean main_score over the games "
+        f"(a product of macro-averages), is {played:.4g} x {main:.4g} = {played * main:.4g}{own_text}."
+    )
 
 
 def run_date(path: Path) -> str:
@@ -299,6 +316,11 @@ class _Writer:
             )
             self.html.append(table(gh, [gcells(r, True) for r in groups]))
             self.md += ["## Groups", md_table(gh, [gcells(r, False) for r in groups])]
+            for r in groups:
+                line = clembench_form_note(self.run.tasks.get(r.task))
+                if line:
+                    self.html.append(f'<p class="note">{html.escape(line)}</p>')
+                    self.md.append(md(line))
 
     def profile(self) -> None:
 
