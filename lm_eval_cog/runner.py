@@ -372,5 +372,7 @@ def _progress_bar(episodes: list[Episode], progress: bool | str):
     from tqdm.auto import tqdm
 
     max_turns = max((getattr(ep.env.params, "max_turns", 0) for ep in episodes if ep.env is not None), default=0)
+    if any(isinstance(ep, GameEpisode) for ep in episodes):
+        max_turns = 0  # a game's bound is a safety net far above its usual length: no misleading total
     desc = progress if isinstance(progress, str) else "cog episodes"
     return tqdm(total=max_turns or None, desc=desc, unit="turn")
