@@ -101,7 +101,8 @@ def interactive_stimuli(config: dict[str, Any], episodes: int = EPISODES, seed: 
             params = paradigm.make_params(meta["preset"], meta["strategy"], {**overrides, "document": [task_seed, index]})
         env = paradigm.env_cls(params)
         agent = paradigm.make_agent("random", params, agent_rng(ep_seed))
-        message, info = env.reset(seed=ep_seed)
+        # The index as the runner passes it: a game deals its experiments out by it.
+        message, info = env.reset(seed=ep_seed, options={"index": index})
         yield _canonical({"episode": index, "seed": ep_seed, "system": env.system_prompt})
         done = False
         while not done:
