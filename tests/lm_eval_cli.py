@@ -4,6 +4,7 @@ ordinary lm-eval YAML task over a local JSON file (nothing downloads)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -12,6 +13,23 @@ from typing import Any
 
 #: The ``lm_eval`` installed beside this interpreter (the package under test), else the one on PATH.
 LM_EVAL = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
+
+#: lm-eval-cog's switch that leaves lm-eval's own ~14,000 task YAMLs unindexed (lm_eval_cog._autoload).
+TASKS_ONLY = "LM_EVAL_COG_TASKS_ONLY"
+
+
+def cog_env(*, full_index: bool = False, **extra: str) -> dict[str, str]:
+    """The environment of an end-to-end ``lm_eval`` run: offline, our start-up hook on, and (unless
+    ``full_index``) only our tasks and ``--include_path`` indexed: about 12 s less per start on a
+    2-core machine. A few runs keep the full index, so that our tasks are also tested beside lm-eval's."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **extra}
+    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+    if full_index:
+        env.pop(TASKS_ONLY, None)
+    else:
+        env[TASKS_ONLY] = "1"
+    return env
+
 
 _MC_YAML = """task: {name}
 dataset_path: json

@@ -6,17 +6,17 @@ multiple-choice tasks over local files that stand in for MMLU and BBH (nothing d
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
-from lm_eval_cli import LM_EVAL, write_mc_task
+from lm_eval_cli import LM_EVAL, cog_env, write_mc_task
 
-#: Tasks the scripted players play: rule switches, n-back, rule discovery, static probes in both forms
+#: Tasks the scripted players play: rule switches, n-back, rule discovery, static probes in both forms,
+#: two dialogue games
 #: (the reversal and deck figures are tested on played transcripts in test_reports_figures.py; each
 #: interactive task costs ~1 s per metric here: lm-eval's CLI bootstraps every nanmean 100,000 times).
 PLAYER_TASKS = ["cog_wcst_direct", "cog_lnt_direct", "cog_nback_3back", "cog_wason246_direct", "cog_stroop_mc",
-                "cog_gonogo_gen"]  # fmt: skip
+                "cog_gonogo_gen", "cog_game_taboo", "cog_game_reference"]  # fmt: skip
 #: Tasks the language models play (the cheap ones: capped replies on a 2-core CPU).
 LM_TASKS = ["cog_nback_3back", "cog_stroop_mc", "cog_gonogo_gen"]
 #: Ordinary lm-eval multiple-choice YAML tasks over local JSON (stand-ins for MMLU and BBH).
@@ -28,7 +28,6 @@ LM_LIMIT = 2
 #: The language models' n-back is cut to 8 letters (24 cost ~90 s on CI's CPU): its parameters leave
 #: the preset, so it has no stored chance level and the report shows it raw, a path worth testing too.
 LM_METADATA = {"nback": {"trials": 8}}
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 
 def standin_rows(name: str) -> list[dict]:
     """Eight 4-choice questions: sums (knowledge stand-in) or alphabetical order (reasoning stand-in)."""
@@ -58,8 +57,7 @@ def run(out: Path, tasks: list[str], *args: str, include: Path | None = None, li
     cmd = [LM_EVAL, *args, "--tasks", ",".join(tasks), "--limit", str(limit), "--output_path", str(out), "--log_samples"]
     if include is not None:
         cmd += ["--include_path", str(include)]
-    env = {**os.environ, **OFFLINE}
-    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+    env = cog_env()
     proc = subprocess.run(cmd, cwd=out.parent, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n--- stderr ---\n{proc.stderr[-6000:]}"
     return out

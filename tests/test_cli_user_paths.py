@@ -12,7 +12,6 @@ from __future__ import annotations
 import glob
 import json
 import math
-import os
 import subprocess
 import textwrap
 from pathlib import Path
@@ -24,7 +23,7 @@ from lm_eval.tasks import TaskManager
 from lm_eval_cog._autoload import task_dir
 from lm_eval_cog.lmeval.baseline_model import BaselineLM
 from lm_eval_cog.paradigms import make_env
-from lm_eval_cli import LM_EVAL, write_yes_no_task
+from lm_eval_cli import LM_EVAL, cog_env, write_yes_no_task
 
 # An expensive module fixture: every test of this module on one xdist worker (scripts/test.sh).
 pytestmark = pytest.mark.xdist_group("cli_user_paths")
@@ -47,8 +46,7 @@ def cli_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cli")
     rows = [{"question": f"Is {i} even?", "answer": i % 2} for i in range(10)]
     local = write_yes_no_task(tmp / "local_tasks", MIXED_TASK, rows)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+    env = cog_env()
     cmd = [
         LM_EVAL, "--model", "dummy", "--tasks", f"cog_wcst_direct,{MIXED_TASK}", "--include_path", str(local),
         "--metadata", json.dumps({"episodes": 20, "wcst": {"trials": 3}}),

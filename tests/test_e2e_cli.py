@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from lm_eval_cog.transcripts import read_transcripts, recompute
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 
 METRICS = [
     "acc",
@@ -41,9 +41,8 @@ def smollm2_dir() -> str:
         pytest.skip(f"embedded model not installed: {exc}")
 
 
-def run_lm_eval(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+def run_lm_eval(tmp: Path, *args: str, full_index: bool = False) -> subprocess.CompletedProcess:
+    env = cog_env(full_index=full_index)
     cmd = [LM_EVAL, *args, "--output_path", str(tmp / "out"), "--log_samples"]
     proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n--- stderr ---\n{proc.stderr[-6000:]}"
@@ -81,6 +80,7 @@ def test_real_model_plays_full_episodes_through_the_stock_cli(tmp_path, model, t
         "--limit", "2",
         "--batch_size", "2",
         *extra,
+        full_index=True,  # beside lm-eval's ~14,000 tasks, as a user runs it (the other runs skip them)
     )  # fmt: skip
     results, samples = results_and_samples(tmp_path, task)
     row = results["results"][task]

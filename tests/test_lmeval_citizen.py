@@ -73,6 +73,25 @@ def test_hook_adds_our_folder_only_to_an_index_of_lm_evals_defaults(args, kwargs
     assert manager.include_defaults == kwargs.get("include_defaults", args[2] if len(args) > 2 else True)
 
 
+@pytest.mark.parametrize("value, tasks_only", [("1", True), ("yes", True), ("0", False), ("", False)])
+def test_tasks_only_indexes_our_folder_and_the_callers_but_not_lm_evals(monkeypatch, value, tasks_only):
+    monkeypatch.setenv(_autoload.TASKS_ONLY_ENV, value)
+    module = _fake_manager_module()
+    _autoload._patch_manager(module)
+    manager = module.TaskManager(include_path="/x")
+    assert manager.include_path == ["/x", str(task_dir())]
+    assert manager.include_defaults is (not tasks_only)
+    # A caller's own include_defaults=False stays exactly the caller's folders.
+    assert module.TaskManager(include_path="/x", include_defaults=False).include_path == "/x"
+
+
+def test_with_tasks_only_a_real_task_manager_knows_our_tasks_and_not_lm_evals(monkeypatch):
+    monkeypatch.setenv(_autoload.TASKS_ONLY_ENV, "1")
+    manager = TaskManager()
+    assert "cog_wcst" in manager.all_tasks and "cog_games" in manager.all_groups
+    assert "mmlu" not in manager.all_groups and "hellaswag" not in manager.all_tasks
+
+
 def test_hook_does_not_add_our_folder_twice():
     module = _fake_manager_module()
     _autoload._patch_manager(module)

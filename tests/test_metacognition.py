@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 from lm_eval_cog import metacognition
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import episode_seed
@@ -469,7 +469,7 @@ def test_task_yamls_are_up_to_date():
 def _cli(tmp: Path, *args: str) -> dict:
     """One real ``lm_eval`` run with cog_baseline; returns the results JSON. (The CLI has no
     --bootstrap_iters: lm-eval bootstraps each nanmean metric, so keep these runs small.)"""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    env = cog_env()
     proc = subprocess.run([LM_EVAL, "--model", "cog_baseline", *args, "--output_path", str(tmp / "out"),
                            "--log_samples"], cwd=tmp, env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-6000:]

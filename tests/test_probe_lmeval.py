@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 from lm_eval_cog.probes.reference import play
 
@@ -30,7 +30,7 @@ SEED = 4321
 
 
 def _run(tmp: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    env = cog_env()
     proc = subprocess.run([LM_EVAL, "--model", "cog_baseline", *args], cwd=tmp, env=env,
                           capture_output=True, text=True, timeout=900)
     if check:

@@ -176,6 +176,34 @@ def test_compare_gives_scipys_kendall_tau_b_on_the_scores_read_from_the_results(
     assert any("only 5 models" in w for w in warnings)
 
 
+def test_compare_pair_puts_games_beside_tests_on_the_chance_to_ideal_scale(runs, tmp_path):
+    """Momentè et al.'s Fig. 2 view with games included: each task a point (model a, model b), every
+    score on the chance (0) to ideal (100) scale, so a game's clemscore and a test's accuracy compare."""
+    from lm_eval_cog.paradigms import chance
+
+    args = [runs[label] for label in ("random", "optimal", "heuristic")]
+    proc = tool("compare", *args, "-o", tmp_path / "cmp", "--label", "random", "--label", "optimal",
+                "--label", "heuristic", "--pair", "optimal", "heuristic", "--scores", "normalised")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (pair,) = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"]
+    points = {p["task"]: p for p in pair["points"]}
+    taboo_chance = chance.stored("taboo", "default").mean
+    # optimal wins at once (ideal: 100); the heuristic (slow winner) at the third guess: 100/3.
+    assert points["cog_game_taboo"]["a"] == pytest.approx(100.0)
+    assert points["cog_game_taboo"]["b"] == pytest.approx(100 * (100 / 3 - taboo_chance) / (100 - taboo_chance))
+    assert {"cog_game_reference", "cog_wcst_direct", "cog_stroop_mc"} <= set(points)
+    assert (tmp_path / "cmp" / "figures").is_dir()
+
+
+def test_the_leaderboard_has_a_dialogue_games_column(runs, tmp_path):
+    proc = tool("leaderboard", *(runs[label] for label in ("random", "optimal")), "-o", tmp_path / "lb",
+                "--label", "random", "--label", "optimal")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    board = json.loads((tmp_path / "lb" / "leaderboard.json").read_text())
+    assert set(board["abilities"]["dialogue games"]) == {"cog_game_taboo", "cog_game_reference"}
+    assert board["by_ability"]["optimal"]["dialogue games"] == pytest.approx(100.0)
+
+
 def strict_loads(text: str, where: str) -> object:
     """``json.loads`` that refuses NaN / Infinity, as browsers, jq and most languages' parsers do."""
     def refuse(token: str) -> object:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import glob
 import json
-import os
 import re
 import signal
 import sqlite3
@@ -23,7 +22,7 @@ from lm_eval.api.model import CachingLM, hash_args
 from fault_backend import TRIALS, FaultLM, requests
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.lmeval.episode_cache import IDENTITY_KEY, TABLE, CacheMismatch, TurnCache, model_identity
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 
 TASK = "cog_wcst_direct"
 SUMMARY = re.compile(r"--use_cache \S+: (\d+) turn requests replayed from the cache, (\d+) generated")
@@ -165,9 +164,7 @@ def _command(model: str, cache: Path, out: Path) -> list[str]:
 
 
 def _env() -> dict[str, str]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
-    return env
+    return cog_env()
 
 
 def _rows(db: Path) -> int:

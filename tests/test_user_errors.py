@@ -7,13 +7,12 @@ with ``--metadata``) in-process, which spares CI a process start-up each."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 import pytest
 from lm_eval.tasks import TaskManager, get_task_dict
 
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 from lm_eval_cog._autoload import task_dir
 from lm_eval_cog.lmeval.baseline_model import BaselineLM
 from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
@@ -21,8 +20,7 @@ from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
 
 def refusal(tmp_path, *args: str) -> str:
     """The last stderr line of an ``lm_eval`` run that must fail before writing anything."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    env.pop("LM_EVAL_COG_NO_AUTOLOAD", None)
+    env = cog_env()
     cmd = [LM_EVAL, "--model", "cog_baseline", "--limit", "1", "--output_path", str(tmp_path / "out"), *args]
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode != 0, f"{' '.join(cmd)} was accepted"

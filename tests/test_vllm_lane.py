@@ -32,7 +32,8 @@ ENGINE_ARGS = "enforce_eager=True,dtype=float32,max_model_len=4096,gpu_memory_ut
 #: call per turn, the prefix cache, every episode completing through a server) holds at any length.
 KENNEDY_TRIALS = 10
 WCST_TRIALS = 32
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1"}
+# LM_EVAL_COG_TASKS_ONLY: only our tasks indexed (lm-eval's ~14,000 YAMLs cost ~12 s per start).
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "LM_EVAL_COG_TASKS_ONLY": "1"}
 
 
 def run_lm_eval(tmp: Path, *args: str, env_extra: dict | None = None) -> dict:

@@ -159,17 +159,16 @@ def test_variant_overrides_merge_under_the_users_metadata():
 def test_variant_and_lnt_tasks_through_lm_eval_give_the_reference_values(tmp_path):
     import glob
     import json
-    import os
     import subprocess
     from pathlib import Path
 
-    from lm_eval_cli import LM_EVAL
+    from lm_eval_cli import LM_EVAL, cog_env
 
     proc = subprocess.run(
         [LM_EVAL, "--model", "cog_baseline", "--model_args", "policy=optimal", "--tasks",
          "cog_wcst_kennedy_shape,cog_wcst_alien,cog_wcst,cog_lnt,cog_lnt_letter", "--limit", "2",
          "--metadata", '{"wcst": {"trials": 20}}', "--output_path", str(tmp_path / "out")],
-        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=600,
+        cwd=tmp_path, capture_output=True, text=True, env=cog_env(), timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
     (path,) = glob.glob(str(tmp_path / "out" / "*" / "results_*.json"))

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import glob
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from lm_eval_cli import LM_EVAL
+from lm_eval_cli import LM_EVAL, cog_env
 
 from lm_eval_cog.transcripts import read_transcripts, recompute
 
 LAUNCHER = Path(__file__).resolve().parent / "scripted_vlm_cli.py"
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 
 
 def test_scripted_vlm_completes_five_categories_and_describes_every_image_through_the_cli(tmp_path):
@@ -28,7 +26,7 @@ def test_scripted_vlm_completes_five_categories_and_describes_every_image_throug
         "--metadata", '{"episodes": 2}',
         "--output_path", str(tmp_path / "out"), "--log_samples",
     ]  # fmt: skip
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(cmd, cwd=tmp_path, env=cog_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-6000:]
     (results,) = glob.glob(str(tmp_path / "out" / "*" / "results_*.json"))
     rows = json.loads(Path(results).read_text())["results"]
@@ -49,7 +47,7 @@ def test_scripted_vlm_completes_five_categories_and_describes_every_image_throug
 def test_a_text_only_model_is_told_the_task_needs_a_multimodal_model(tmp_path):
     proc = subprocess.run(
         [LM_EVAL, "--model", "dummy", "--tasks", "cog_wcst_visual", "--limit", "1", "--output_path", str(tmp_path)],
-        env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=600,
+        env=cog_env(), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert proc.returncode != 0
     assert "['cog_wcst_visual'] which require multimodal input" in proc.stderr
@@ -78,7 +76,7 @@ def test_real_hf_multimodal_path_with_a_tiny_random_llava(tmp_path):
         "--tasks", "cog_wcst_visual_direct,cog_wcst_visual_probe", "--limit", "2", "--gen_kwargs", "max_gen_toks=4",
         "--metadata", '{"wcst": {"trials": 4}}', "--output_path", str(tmp_path / "out"), "--log_samples",
     ]  # fmt: skip
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(cmd, cwd=tmp_path, env=cog_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-6000:]
     (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_wcst_visual_direct_*.jsonl"))
     tok = AutoTokenizer.from_pretrained(model)

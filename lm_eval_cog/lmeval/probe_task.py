@@ -24,6 +24,7 @@ reports is checked against the YAML's ``metric_list`` when the task is built.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import datasets
@@ -53,7 +54,14 @@ def dataset(**metadata: Any) -> dict[str, datasets.Dataset]:
     probe, params = _probe_and_params(metadata)
     items = require_int("metadata", "items", metadata.get("items", probe.default_items), 1)
     seed = require_int("metadata", "seed", metadata.get("seed", DEFAULT_SEED), 0)
-    return {"test": datasets.Dataset.from_list(probe.generate(seed, items, params))}
+    return {"test": _documents(probe.name, seed, items, params)}
+
+
+@lru_cache(maxsize=64)
+def _documents(probe: str, seed: int, items: int, params: Any) -> datasets.Dataset:
+    # The _mc and _gen tasks of a probe ask for the same documents: generated once per process
+    # (the planners of the tower probes take seconds). A Dataset is immutable, so one can be shared.
+    return datasets.Dataset.from_list(get_probe(probe).generate(seed, items, params))
 
 
 def answer_of(reply: Any) -> str:
