@@ -11,8 +11,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sklearn.metrics import cohen_kappa_score
-
 from lm_eval_cog.games.base import ABORTED, INVALID, VALID, common_metrics, end_record, moves
 from lm_eval_cog.games.privateshared.parse import YES
 from lm_eval_cog.paradigms.base import MetricSpec
@@ -48,6 +46,9 @@ def kappa(truth: Sequence[bool], said: Sequence[bool]) -> float:
         return math.nan
     if len(set(truth) | set(said)) == 1:
         return 1.0
+    # Imported here: scikit-learn takes ~1.7 s to import, which no run without this game should pay.
+    from sklearn.metrics import cohen_kappa_score
+
     return float(cohen_kappa_score(list(truth), list(said)))
 
 

@@ -16,8 +16,6 @@ import string
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from lm_eval_cog.games.base import fold, strip_reply
 
 CLUE_TAG = "CLUE:"
@@ -68,6 +66,15 @@ def stem(word: str) -> str:
     return _stemmer().stem(word)
 
 
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    """scikit-learn's English stop words. Imported on first use: scikit-learn takes ~1.7 s to import
+    (scipy, pandas), which every ``cog_baseline`` start would pay, since it lists every game's policies."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
+
+
 def letters(text: str) -> str:
     """``text`` folded (NFKC + casefold), letters only: "Flash-Light" -> "flashlight"."""
     return "".join(_LETTER_RUN.findall(fold(text)))
@@ -77,7 +84,7 @@ def paper_tokens(clue: str) -> list[str]:
     """The clue tokens clembench checks: lowercased, ASCII punctuation removed, split on white
     space (clembench split on single spaces), stopwords dropped."""
     words = clue.strip().lower().translate(_PUNCTUATION).split()
-    return [w for w in dict.fromkeys(words) if w not in ENGLISH_STOP_WORDS]
+    return [w for w in dict.fromkeys(words) if w not in stopwords()]
 
 
 def paper_hits(clue: str, taboo_words: Sequence[str]) -> list[str]:
@@ -106,6 +113,7 @@ def strict_hits(clue: str, taboo_words: Sequence[str]) -> list[str]:
     tokens = list(dict.fromkeys([*runs, *(letters(w) for w in clue.split())]))
     forms = {letters(w): w for w in taboo_words if letters(w)}
     stems = {stem(f): w for f, w in forms.items()}
+    stop = stopwords()
     for token in tokens:
         if not token:
             continue
@@ -114,7 +122,7 @@ def strict_hits(clue: str, taboo_words: Sequence[str]) -> list[str]:
         for form, word in forms.items():
             if len(form) >= MIN_PART and form in token and token != form:
                 hits.append(f"{token} contains {word}")
-            elif len(token) >= MIN_PART and token not in ENGLISH_STOP_WORDS and token in form and token != form:
+            elif len(token) >= MIN_PART and token not in stop and token in form and token != form:
                 hits.append(f"{token} is part of {word}")
     hits.extend(f"{spelled} spells {forms[form]}" for form, spelled in _spelled_across(runs, forms))
     return list(dict.fromkeys(hits))
