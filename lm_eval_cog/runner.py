@@ -107,15 +107,7 @@ class Episode:
 
     def transcript(self) -> dict[str, Any]:
         """Everything needed to recompute the metrics offline (JSON-serialisable)."""
-        return {
-            **self.spec,
-            "status": self.status,
-            "error": self.error,
-            "system": self.system,
-            "turns": [t.record() for t in self.turns],
-            "closing": self.closing,
-            "trials": list(self.env.log) if self.env is not None else [],
-        }
+        return _transcript(self)
 
 
 class GameEpisode:
@@ -178,18 +170,9 @@ class GameEpisode:
         self.turns.append(turn)
 
     def advance(self, reply: str) -> None:
-        self.current.reply = reply
-        try:
-            message, terminated, truncated, info = self.env.step(reply)
-        except Exception as exc:  # noqa: BLE001
-            self.fail(_reason("game step", exc))
-            return
-        if terminated or truncated:
-            self.status = COMPLETED if terminated else TRUNCATED
-            self.closing = message
-            self.info = info
-        else:
-            self.open(message, info)
+        going_on = _step(self, reply, "game step")
+        if going_on is not None:
+            self.open(*going_on)
 
     def fail(self, reason: str) -> None:
         self.status = FAILED
@@ -197,16 +180,7 @@ class GameEpisode:
 
     def transcript(self) -> dict[str, Any]:
         """As :meth:`Episode.transcript`, with every turn tagged with its role and each role's system prompt."""
-        return {
-            **self.spec,
-            "status": self.status,
-            "error": self.error,
-            "system": "",
-            "systems": {role: seat.system for role, seat in self.seats.items()},
-            "turns": [t.record() for t in self.turns],
-            "closing": self.closing,
-            "trials": list(self.env.log) if self.env is not None else [],
-        }
+        return _transcript(self, systems={role: seat.system for role, seat in self.seats.items()})
 
 
 class Player(Protocol):
@@ -298,17 +272,39 @@ def due_conversation(ep: Episode | GameEpisode) -> Episode:
 
 
 def _advance(ep: Episode, reply: str) -> None:
+    going_on = _step(ep, reply, "environment step")
+    if going_on is not None:
+        ep.turns.append(Turn(user=going_on[0], image=turn_image(ep.env)))
+
+
+def _step(ep: Episode | GameEpisode, reply: str, where: str) -> tuple[str, dict[str, Any]] | None:
+    """Hand ``reply`` (to the episode's current turn) to its environment. Returns the next message and
+    info while the episode goes on; None once it ended (status, closing message) or failed (reason)."""
     ep.current.reply = reply
     try:
-        message, terminated, truncated, ep.info = ep.env.step(reply)
+        message, terminated, truncated, info = ep.env.step(reply)
     except Exception as exc:  # noqa: BLE001
-        ep.fail(_reason("environment step", exc))
-        return
+        ep.fail(_reason(where, exc))
+        return None
     if terminated or truncated:
         ep.status = COMPLETED if terminated else TRUNCATED
-        ep.closing = message
-    else:
-        ep.turns.append(Turn(user=message, image=turn_image(ep.env)))
+        ep.closing, ep.info = message, info
+        return None
+    ep.info = info
+    return message, info
+
+
+def _transcript(ep: Episode | GameEpisode, **extra: Any) -> dict[str, Any]:
+    return {
+        **ep.spec,
+        "status": ep.status,
+        "error": ep.error,
+        "system": ep.system,
+        **extra,
+        "turns": [t.record() for t in ep.turns],
+        "closing": ep.closing,
+        "trials": list(ep.env.log) if ep.env is not None else [],
+    }
 
 
 def turn_image(env: Env) -> Any:
