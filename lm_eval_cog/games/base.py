@@ -31,7 +31,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from lm_eval_cog.paradigms.base import Env, MetricSpec
+from lm_eval_cog.paradigms.base import Env, MetricSpec, Paradigm
+from lm_eval_cog.paradigms.measures import ratio
 
 VALID, VIOLATION, REJECTED, INVALID = "valid", "violation", "rejected", "invalid"
 MOVE_STATUSES = (VALID, VIOLATION, REJECTED, INVALID)
@@ -140,8 +141,17 @@ def common_metrics(log: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         "request_count": float(len(calls)),
         "parsed_request_count": float(parsed),
         "violated_request_count": float(len(calls) - parsed),
-        "request_success_ratio": parsed / len(calls) if calls else math.nan,
+        "request_success_ratio": ratio(parsed, len(calls)),
     }
+
+
+def game_paradigm(*, name: str, params_cls: type, env_cls: type[Env], heuristic: str, **fields: Any) -> Paradigm:
+    """A game's :class:`~lm_eval_cog.paradigms.base.Paradigm`: what every game shares is set here (one
+    ``default`` preset, ``clemscore`` as the primary metric, a failed episode counted as not played);
+    ``fields`` are the game's own (``metrics``, ``metric_specs``, ``agents``)."""
+    return Paradigm(name=name, params_cls=params_cls, presets={"default": params_cls()}, default_preset="default",
+                    env_cls=env_cls, heuristic=heuristic, primary_metric="clemscore", failed_scores=FAILED_SCORES,
+                    **fields)  # fmt: skip
 
 
 #: A game episode that crashed (backend or game master) is never dropped from the game's score:

@@ -51,6 +51,11 @@ def ratio(numerator: int | float, denominator: int | float) -> float:
     return numerator / denominator if denominator else math.nan
 
 
+def mean(values: Sequence[float]) -> float:
+    """The mean of ``values``, NaN when there are none (nothing was measured)."""
+    return ratio(float(sum(values)), len(values))
+
+
 def fallback_share(log: Sequence[Mapping[str, Any]], fields: Sequence[str] = ("parse",)) -> float:
     """Share of the replies of ``log`` read by the free/cot fallback (``ParsePath.FALLBACK``).
 

@@ -3,28 +3,23 @@ command, to reproduce a 5x5 letter grid. Exposes :data:`PARADIGM`; see ``README.
 
 from __future__ import annotations
 
-from lm_eval_cog.games.base import FAILED_SCORES
+from lm_eval_cog.games.base import game_paradigm
 from lm_eval_cog.games.image.agents import AGENTS
 from lm_eval_cog.games.image.env import ImageEnv
 from lm_eval_cog.games.image.instances import EXPERIMENTS, Instance, draw_instance
-from lm_eval_cog.games.image.params import MAX_COMMANDS, PRESETS, ImageParams
+from lm_eval_cog.games.image.params import MAX_COMMANDS, ImageParams
 from lm_eval_cog.games.image.rules import read_command
 from lm_eval_cog.games.image.scoring import METRIC_SPECS, GridScore, image_metrics, score_grid
-from lm_eval_cog.paradigms.base import Paradigm
 
-PARADIGM = Paradigm(
+PARADIGM = game_paradigm(
     name="image",
     params_cls=ImageParams,
-    presets=PRESETS,
-    default_preset="default",
     env_cls=ImageEnv,
     metrics=image_metrics,
     metric_specs=METRIC_SPECS,
     agents=AGENTS,
     # One command per cell: the drawing ends right, in the most turns the rules allow.
     heuristic="slow_winner",
-    primary_metric="clemscore",
-    failed_scores=FAILED_SCORES,
 )
 
 __all__ = ["EXPERIMENTS", "MAX_COMMANDS", "METRIC_SPECS", "PARADIGM", "GridScore", "ImageEnv", "ImageParams",

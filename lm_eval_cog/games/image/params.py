@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lm_eval_cog.games.grids import SIZE
@@ -41,4 +40,3 @@ class ImageParams:
         object.__setattr__(self, "max_turns", require_int("image", "max_turns", self.max_turns, RULE_CALLS))
 
 
-PRESETS: Mapping[str, ImageParams] = {"default": ImageParams()}

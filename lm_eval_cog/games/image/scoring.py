@@ -10,6 +10,7 @@ from typing import Any
 from lm_eval_cog.games.base import COMMON_METRIC_SPECS, VALID, common_metrics, moves
 from lm_eval_cog.games.grids import EMPTY, Grid
 from lm_eval_cog.paradigms.base import MetricSpec
+from lm_eval_cog.paradigms.measures import mean
 
 #: F1 (0-100) from which a drawing counts as a win (clembench's threshold).
 SUCCESS_F1 = 99.0
@@ -63,13 +64,9 @@ def image_metrics(log: Sequence[Mapping[str, Any]], params: Any = None) -> dict[
     grids = [r for r in calls if r["role"] == "drawer" and r["status"] == VALID]
     commands = [r for r in calls if r["action"] == "command" and r["status"] == VALID]
     extras = {
-        "f1_per_turn": _mean([r["f1"] for r in grids]),
-        "changed_cells": _mean([r["changed_cells"] for r in grids]),
-        "command_length": _mean([r["command_length"] for r in commands]),
+        "f1_per_turn": mean([r["f1"] for r in grids]),
+        "changed_cells": mean([r["changed_cells"] for r in grids]),
+        "command_length": mean([r["command_length"] for r in commands]),
         "drawer_turns": float(len(grids)) if calls else math.nan,
     }
     return {**common_metrics(log), **extras}
-
-
-def _mean(values: Sequence[float]) -> float:
-    return float(sum(values) / len(values)) if values else math.nan

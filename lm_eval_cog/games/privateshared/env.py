@@ -5,7 +5,6 @@ Protocol, scoring and differences from clembench: ``README.md`` in this folder.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +60,6 @@ class PrivateSharedParams:
         object.__setattr__(self, "max_turns", require_int("privateshared", "max_turns", self.max_turns, 1))
 
 
-PRESETS: Mapping[str, PrivateSharedParams] = {"default": PrivateSharedParams()}
 
 
 def experiment_for(params: PrivateSharedParams, index: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from lm_eval_cog.games.base import ABORTED, INVALID, VALID, common_metrics, end_record, moves
 from lm_eval_cog.games.privateshared.parse import YES
 from lm_eval_cog.paradigms.base import MetricSpec
+from lm_eval_cog.paradigms.measures import ratio
 
 SLOT_FILLING_ACCURACY = "slot_filling_accuracy"
 KAPPA = "kappa"
@@ -73,15 +74,15 @@ def game_scores(log: Sequence[Mapping[str, Any]], n_slots: int) -> dict[str, flo
     said = [r["said"] == YES for r in probes]
     middle = [t == s for r, t, s in zip(probes, truth, said) if r["round"] == middle_round(n_slots)]
     k = kappa(truth, said)
-    sf = _share(sum(bool(r["filled"]) for r in answers), len(answers))
+    sf = ratio(sum(bool(r["filled"]) for r in answers), len(answers))
     truncated = max(0.0, k)
     return {
         "main_score": main_score(sf, truncated),
         SLOT_FILLING_ACCURACY: sf,
         KAPPA: k,
         TRUNCATED_KAPPA: truncated,
-        PROBE_ACCURACY: _share(sum(t == s for t, s in zip(truth, said)), len(probes)),
-        MIDDLE_ACCURACY: _share(sum(middle), len(middle)),
+        PROBE_ACCURACY: ratio(sum(t == s for t, s in zip(truth, said)), len(probes)),
+        MIDDLE_ACCURACY: ratio(sum(middle), len(middle)),
         PROBE_RETRIES: float(sum(r["action"] == "probe" and r["status"] == INVALID for r in records)),
     }
 
@@ -99,7 +100,3 @@ def privateshared_metrics(log: Sequence[Mapping[str, Any]], params: Any = None) 
         return {**common, **{name: math.nan for name in EXTRAS}}
     scores = game_scores(log, len(last["request_order"]))
     return {**common, **{name: scores[name] for name in EXTRAS}}
-
-
-def _share(part: int, whole: int) -> float:
-    return part / whole if whole else math.nan

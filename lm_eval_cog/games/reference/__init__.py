@@ -3,27 +3,22 @@
 
 from __future__ import annotations
 
-from lm_eval_cog.games.base import FAILED_SCORES
+from lm_eval_cog.games.base import game_paradigm
 from lm_eval_cog.games.reference.agents import AGENTS
 from lm_eval_cog.games.reference.env import ReferenceEnv
 from lm_eval_cog.games.reference.instances import CATEGORIES, POOLS, Instance, draw_instance
-from lm_eval_cog.games.reference.params import PRESETS, ReferenceParams
+from lm_eval_cog.games.reference.params import ReferenceParams
 from lm_eval_cog.games.reference.rules import read_answer, read_expression
 from lm_eval_cog.games.reference.scoring import METRIC_SPECS, reference_metrics
-from lm_eval_cog.paradigms.base import Paradigm
 
-PARADIGM = Paradigm(
+PARADIGM = game_paradigm(
     name="reference",
     params_cls=ReferenceParams,
-    presets=PRESETS,
-    default_preset="default",
     env_cls=ReferenceEnv,
     metrics=reference_metrics,
     metric_specs=METRIC_SPECS,
     agents=AGENTS,
     heuristic="first_always",
-    primary_metric="clemscore",
-    failed_scores=FAILED_SCORES,
 )
 
 __all__ = ["CATEGORIES", "METRIC_SPECS", "PARADIGM", "POOLS", "Instance", "ReferenceEnv", "ReferenceParams",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lm_eval_cog.games.reference.instances import CATEGORIES
@@ -39,4 +38,3 @@ class ReferenceParams:
         object.__setattr__(self, "max_turns", require_int("reference", "max_turns", self.max_turns, RULE_CALLS))
 
 
-PRESETS: Mapping[str, ReferenceParams] = {"default": ReferenceParams()}

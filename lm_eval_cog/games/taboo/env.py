@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +65,6 @@ class TabooParams:
         return 2 * self.max_clues + 1
 
 
-PRESETS: Mapping[str, TabooParams] = {"default": TabooParams()}
 
 
 class TabooEnv(GameEnv):

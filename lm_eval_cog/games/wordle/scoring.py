@@ -9,6 +9,7 @@ from typing import Any
 from lm_eval_cog.games.base import COMMON_METRIC_SPECS, SUCCESS, VALID, common_metrics, end_record, moves
 from lm_eval_cog.games.wordle.params import Variant, WordleParams
 from lm_eval_cog.paradigms.base import MetricSpec
+from lm_eval_cog.paradigms.measures import mean
 
 #: Plain Wordle's speed score for a win after n guesses (v1.6, as the paper ran it).
 STEPPED_SPEED = {1: 100.0, 2: 100.0, 3: 100.0, 4: 50.0, 5: 30.0, 6: 20.0}
@@ -66,7 +67,7 @@ def wordle_metrics(log: Sequence[Mapping[str, Any]], params: WordleParams) -> di
     scores = {
         **common_metrics(log),
         "win_guess": float(len(committed)) if won else math.nan,
-        "closeness": _mean([GREEN_POINTS * r["greens"] + YELLOW_POINTS * r["yellows"] for r in committed]),
+        "closeness": mean([GREEN_POINTS * r["greens"] + YELLOW_POINTS * r["yellows"] for r in committed]),
         "repeated_guesses": float(len(guesses) - len(set(guesses))) if guesses else math.nan,
         "feedback_differs_from_paper": (
             float(sum(r["feedback"] != r["feedback_paper"] for r in committed)) if committed else math.nan
@@ -74,10 +75,6 @@ def wordle_metrics(log: Sequence[Mapping[str, Any]], params: WordleParams) -> di
     }
     if params.variant.critic:
         verdicts = [r["agreement"] for r in calls if r["action"] == AGREEMENT_ACTION and r["status"] == VALID]
-        scores["critic_agreement_rate"] = _mean([float(v == AGREE) for v in verdicts])
-        scores["guess_changed_after_critic"] = _mean([float(r["guess"] != r["first_guess"]) for r in committed])
+        scores["critic_agreement_rate"] = mean([float(v == AGREE) for v in verdicts])
+        scores["guess_changed_after_critic"] = mean([float(r["guess"] != r["first_guess"]) for r in committed])
     return scores
-
-
-def _mean(values: Sequence[float]) -> float:
-    return float(sum(values) / len(values)) if values else math.nan
