@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from lm_eval_cog.paradigms import available, is_game
 from lm_eval_cog.reports.runs import Run, TaskResult, read_samples_file
 
 
@@ -174,7 +175,8 @@ _IDEAL_ANY = {
 _IDEAL_ANY.update(
     {
         game: {m: (100.0, "docs/games.md, reference players (optimal: wins at once, 100)") for m in ("clemscore", "main_score")}
-        for game in ("taboo", "wordle", "wordle_clue", "wordle_critic", "reference", "image", "privateshared")
+        for game in available()
+        if is_game(game)
     }
 )
 # IGT, PRLT and oddball have no documented ideal for their score: IGT's optimal agent is documented for
