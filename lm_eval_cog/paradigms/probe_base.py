@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -74,6 +74,30 @@ CALIBRATION: dict[str, tuple[str, bool]] = {"ece": ("ece", False)}
 POLICIES = ("random", "optimal", "prepotent")
 #: The probes' characteristic non-ideal player (``policy="heuristic"``, as every paradigm declares one).
 HEURISTIC = "prepotent"
+
+
+@dataclasses.dataclass(frozen=True)
+class Heuristic:
+    """A construct-irrelevant strategy that a probe's literature knows (atmosphere for syllogisms,
+    matching bias for Wason's selection task, familiarity for n-back, ...): a way to answer that
+    does not do the task. The shortcut audit plays it beside its surface strategies; a probe whose
+    headline a heuristic lifts above chance measures the heuristic, not the ability.
+
+    Attributes:
+        name: Short name, unique within the probe (``atmosphere``).
+        citation: One line: where the heuristic comes from (``Woodworth & Sells 1935``).
+        scores: ``(stem, options) -> one score per option`` (the highest picked, ties split evenly),
+            or ``None`` where the item gives it nothing to go on (a uniform guess). It sees only what
+            the model is shown: the prompt with its options listing cut (``stem``) and the option
+            texts, never the document's fields.
+        conditions: The conditions it applies to (empty: every condition).
+    """
+
+    name: str
+    citation: str
+    scores: Callable[[str, Sequence[str]], Sequence[float] | None]
+    conditions: tuple[str, ...] = ()
+
 
 def normalize_answer(text: str) -> str:
     """The comparable form of an answer: NFKC, case-folded, inner blanks collapsed,
@@ -111,6 +135,9 @@ class Probe:
     #: (n-back ``target`` is always "yes"), where a constant answer is right by design within the
     #: condition and only the pooled cell can show a blind strategy. Condition -> cell name.
     audit_cells: ClassVar[Mapping[str, str]] = {}
+    #: The known construct-irrelevant heuristics of the probe's literature (:class:`Heuristic`); the
+    #: shortcut audit plays each one per condition.
+    heuristics: ClassVar[tuple[Heuristic, ...]] = ()
 
     # -- generation -------------------------------------------------------------------
     def item(self, rng: np.random.Generator, params: Any, index: int) -> dict[str, Any]:
