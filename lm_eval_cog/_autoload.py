@@ -18,6 +18,9 @@ two lm-eval modules and, only when they are imported, patches them:
   ``cog_baseline`` lazily;
 * ``lm_eval.loggers.evaluation_tracker``: the results and samples files hold strict JSON
   for our tasks (``null``, not ``NaN``; :func:`patch_tracker`);
+* ``lm_eval._cli.run``: ``lm_eval run`` checks our tasks' metadata, ``cog_baseline``'s model
+  arguments and ``cog_*`` task names before lm-eval builds its task index, and ends a mistake with
+  one line and exit status 2 (:mod:`lm_eval_cog.lmeval.preflight`);
 * ``lm_eval.evaluator``: ``simple_evaluate`` warns (and changes nothing) when a run of
   ``cog_*`` tasks passes ``metadata=`` beside its own ``task_manager=``: lm-eval hands
   ``metadata`` only to a TaskManager it builds itself, so it would be dropped silently.
@@ -214,7 +217,15 @@ def _same(a, b: Path) -> bool:
         return False
 
 
+def _patch_cli(module) -> None:
+    """``lm_eval run``: our pre-flight check before lm-eval's task index (``lmeval/preflight.py``)."""
+    from lm_eval_cog.lmeval.preflight import install as install_preflight
+
+    install_preflight(module)
+
+
 _PATCHES = {
+    "lm_eval._cli.run": _patch_cli,
     "lm_eval.tasks.manager": _patch_manager,
     "lm_eval.api.registry": _patch_registry,
     "lm_eval.evaluator": _patch_evaluator,

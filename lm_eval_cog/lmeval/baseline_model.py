@@ -18,30 +18,12 @@ from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval.seam import run_requests
-from lm_eval_cog.paradigms import available, get_paradigm
+from lm_eval_cog.lmeval.baseline_args import LM_EVAL_ARGS, MODEL_ARGS, PROBE_AGENTS  # noqa: F401 - API
+from lm_eval_cog.lmeval.baseline_args import check_baseline_args, known_policies  # noqa: F401 - API
+from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import agent_rng, unknown_name_message
-from lm_eval_cog.probes.core import POLICIES as PROBE_POLICIES
 from lm_eval_cog.probes.core import REGISTRY as STATIC_PROBES
 from lm_eval_cog.probes.core import get_probe
-from lm_eval_cog.probes.oddball.agents import AGENTS as ODDBALL_AGENTS
-
-#: Scripted replies to the single-turn probes, by the ``probe`` field of their documents.
-PROBE_AGENTS = {"oddball": ODDBALL_AGENTS}
-#: ``--model_args`` of this model; lm-eval adds its own generic ones (from --batch_size,
-#: --max_batch_size, --device), which a scripted player has no use for.
-MODEL_ARGS = ("policy",)
-LM_EVAL_ARGS = ("batch_size", "max_batch_size", "device")
-
-
-def known_policies() -> list[str]:
-    """Every policy some task of this package accepts (each task checks its own list when played)."""
-    names = {"random", "heuristic", *PROBE_POLICIES}
-    for name in available():
-        names.update(get_paradigm(name).policies())
-    for agents in PROBE_AGENTS.values():
-        names.update(agents)
-    return sorted(names)
-
 
 class ScriptedPlayer:
     """One reference agent per episode; replies from ``agent.act(message, info)``."""
@@ -77,15 +59,7 @@ class BaselineLM(LM):
 
     def __init__(self, policy: str = "random", **kwargs: Any) -> None:
         super().__init__()
-        # A misspelt argument must not fall back to a default silently (``polcy=optimal``
-        # would play the random policy). One line each: lm-eval prints it as the traceback's last.
-        unknown = sorted(k for k in kwargs if k not in LM_EVAL_ARGS)
-        if unknown:
-            raise ValueError(" ".join(unknown_name_message("cog_baseline model_args", k, MODEL_ARGS) for k in unknown))
-        if not isinstance(policy, str) or not policy:
-            raise ValueError(f"cog_baseline: model_args policy must be a policy name, got {policy!r}")
-        if policy not in known_policies():
-            raise ValueError(unknown_name_message("cog_baseline policy", policy, known_policies()))
+        check_baseline_args(policy, kwargs)  # lm_eval's pre-flight makes the same check earlier
         self.policy = policy
 
     def cog_episode(self, requests: Sequence[Instance]) -> list[str]:

@@ -31,29 +31,16 @@ import datasets
 
 from lm_eval_cog.answers import find_answer
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, MultipleChoiceTaskBase, process_results_metric
-from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
-from lm_eval_cog.paradigms.base import require_int
-from lm_eval_cog.probes.core import NO_ANSWER, Probe, get_probe
+from lm_eval_cog.lmeval.settings import probe_settings
+from lm_eval_cog.probes.core import NO_ANSWER, get_probe
 
 DEFAULT_SEED = 1234  # lm-eval's default task-side (fewshot) seed
 FORMS = {"multiple_choice": "mc", "generate_until": "gen"}
 
 
-def _probe_and_params(metadata: dict[str, Any]) -> tuple[Probe, Any]:
-    if "probe" not in metadata:
-        raise ValueError("metadata.probe is required for a probe task (e.g. probe: stroop)")
-    probe = get_probe(metadata["probe"])
-    overrides = metadata.get(probe.name) or {}
-    if not isinstance(overrides, dict):
-        raise ValueError(f"metadata.{probe.name} must be a dict of parameter overrides, got {overrides!r}")
-    return probe, probe.make_params(overrides)
-
-
 def dataset(**metadata: Any) -> dict[str, datasets.Dataset]:
     """``custom_dataset``: the probe's documents for ``seed`` (see the module docstring)."""
-    probe, params = _probe_and_params(metadata)
-    items = require_int("metadata", "items", metadata.get("items", probe.default_items), 1)
-    seed = require_int("metadata", "seed", metadata.get("seed", DEFAULT_SEED), 0)
+    probe, params, items, seed = probe_settings(metadata, DEFAULT_SEED)
     return {"test": _documents(probe.name, seed, items, params)}
 
 
@@ -100,8 +87,7 @@ class _SeededProbe:
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         cfg = {k: v for k, v in (config or {}).items() if k != "class"}
         meta = cfg.get("metadata") or {}
-        probe, _ = _probe_and_params(meta)  # bad parameters fail here, before any model call
-        check_metadata_keys(meta)
+        probe, *_ = probe_settings(meta, DEFAULT_SEED)  # bad parameters fail here, before any model call
         form = FORMS.get(cfg.get("output_type", ""))
         if form is None:
             raise ValueError(f"task {cfg.get('task')!r}: a probe task is multiple_choice or generate_until")

@@ -40,15 +40,15 @@ from lm_eval.api.task import ConfigurableTask
 from lm_eval_cog import runner
 from lm_eval_cog.lmeval import seam
 from lm_eval_cog.lmeval.compat import make_instance, metric_fn_names, process_results_metric
-from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys
-from lm_eval_cog.paradigms import chance, get_paradigm, make_env
-from lm_eval_cog.paradigms.base import coerce_strategy, episode_seed, require_int
+from lm_eval_cog.lmeval.settings import DEFAULT_EPISODES, interactive_settings, paradigm_overrides  # noqa: F401 - API
+from lm_eval_cog.lmeval.settings import refuse_fewshot as _refuse_fewshot
+from lm_eval_cog.paradigms import chance, make_env
+from lm_eval_cog.paradigms.base import episode_seed
 from lm_eval_cog.rendering import Renderer, render_plain
 from lm_eval_cog.stderr import nanmean
 from lm_eval_cog.transcripts import CACHED_METRIC, FAILED_METRIC, score_transcript
 
 _LOG = logging.getLogger(__name__)
-DEFAULT_EPISODES = 30
 DEFAULT_TASK_SEED = 1234  # lm-eval's default fewshot/task seed
 REQUEST_TYPE = seam.REQUEST_TYPE
 seam.install()  # every lm-eval model gains ``cog_episode`` once a cog task is loaded
@@ -67,17 +67,10 @@ class InteractiveTask(ConfigurableTask):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         cfg = {k: v for k, v in (config or {}).items() if k != "class"}
         meta = dict(cfg.get("metadata") or {})
-        for key in ("paradigm", "preset", "strategy"):
-            if key not in meta:
-                raise ValueError(f"task {cfg.get('task')!r}: metadata.{key} is required for an interactive task")
-        self.paradigm = get_paradigm(meta["paradigm"])
-        strategy = coerce_strategy(meta["strategy"]).value
-        overrides = paradigm_overrides(meta, self.paradigm.name)
-        # Validates every name and value now, before any model call.
-        self.params = self.paradigm.make_params(meta["preset"], strategy, overrides)
-        self.episodes = require_int("metadata", "episodes", meta.get("episodes", DEFAULT_EPISODES), 1)
-        self.task_seed = None if meta.get("seed") is None else require_int("metadata", "seed", meta["seed"], 0)
-        check_metadata_keys(meta)
+        # Validates every name and value now, before any model call (the same checks as lm_eval's pre-flight).
+        settings = interactive_settings(meta, cfg.get("task"))
+        self.paradigm, strategy, overrides = settings.paradigm, settings.strategy, settings.overrides
+        self.params, self.episodes, self.task_seed = settings.params, settings.episodes, settings.task_seed
 
         cfg["output_type"] = "generate_until"
         cfg.setdefault("test_split", "test")
@@ -215,30 +208,3 @@ class InteractiveTask(ConfigurableTask):
             **score_transcript(results[0], self.paradigm),
             **chance.reported(self.paradigm.primary_metric, self.chance),
         }
-
-
-def _refuse_fewshot(task: str, value: Any) -> None:
-    if value not in (None, 0):
-        raise ValueError(
-            f"{task}: --num_fewshot {value} is not supported by interactive tasks. An episode has no "
-            "worked examples to prepend: the paradigm's instructions and the feedback after every answer "
-            "are the whole protocol. Leave --num_fewshot out (or pass 0)."
-        )
-
-
-def paradigm_overrides(meta: dict[str, Any], paradigm: str) -> dict[str, Any]:
-    """The parameter overrides of a task: its YAML's ``variant`` (what makes the task, e.g.
-    ``{fixed_rule: shape}``), then ``metadata.<paradigm>`` (the user's ``--metadata``) on top.
-
-    lm-eval merges ``--metadata`` into the YAML's metadata key by key, so a variant kept under
-    ``<paradigm>`` would be replaced, not extended, by ``--metadata '{"wcst": {...}}'``.
-    """
-    merged: dict[str, Any] = {}
-    for key in ("variant", paradigm):
-        part = meta.get(key) or {}
-        if not isinstance(part, dict):
-            raise ValueError(f"metadata.{key} must be a dict of parameter overrides, got {part!r}")
-        merged.update(part)
-    return merged
-
-
