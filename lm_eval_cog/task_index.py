@@ -48,6 +48,8 @@ class TaskEntry:
     members: tuple[str, ...] = ()
     path: str = ""
     task_class: str = ""  # the YAML's ``class`` (``!function module.Class``), '' for lm-eval's default
+    #: A group's ``aggregate_metric_list``: (metric, weight_by_size), lm-eval's default True.
+    aggregates: tuple[tuple[str, bool], ...] = ()
 
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -131,8 +133,10 @@ def _index(folder: str) -> tuple[TaskEntry, ...]:
         meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
         members = tuple(str(m) for m in data.get("task") or []) if kind == "group" else ()
         family = FAMILIES.get(path.parent.name, path.parent.name)
+        aggregates = tuple((str(a["metric"]), bool(a.get("weight_by_size", True)))
+                           for a in data.get("aggregate_metric_list") or [] if isinstance(a, dict) and "metric" in a)
         entries.append(TaskEntry(name, kind, family, _describe(data, _leading_comment(path), kind), dict(meta),
-                                 members, str(path), str(data.get("class") or "")))
+                                 members, str(path), str(data.get("class") or ""), aggregates))
     return tuple(entries)
 
 

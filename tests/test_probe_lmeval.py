@@ -50,11 +50,31 @@ def _same(a: float | None, b: float) -> bool:
 
 
 @pytest.fixture(scope="module")
-def prepotent_run(tmp_path_factory) -> dict:
+def prepotent_proc(tmp_path_factory) -> tuple[dict, str]:
+    """The results and the stderr of one run of every static probe (48 tasks)."""
     tmp = tmp_path_factory.mktemp("static")
-    _run(tmp, "--model_args", "policy=prepotent", "--tasks", "cog_static", "--limit", str(LIMIT),
-         "--seed", f"0,1234,1234,{SEED}", "--output_path", str(tmp / "out"), "--log_samples")
-    return _results(tmp / "out")
+    proc = _run(tmp, "--model_args", "policy=prepotent", "--tasks", "cog_static", "--limit", str(LIMIT),
+                "--seed", f"0,1234,1234,{SEED}", "--output_path", str(tmp / "out"), "--log_samples")
+    return _results(tmp / "out"), proc.stderr
+
+
+@pytest.fixture(scope="module")
+def prepotent_run(prepotent_proc) -> dict:
+    return prepotent_proc[0]
+
+
+def test_a_run_of_48_probe_tasks_says_lm_evals_per_task_warnings_once_or_not_at_all(prepotent_proc):
+    """lm-eval's "Custom kwargs" hint (two lines per custom_dataset task) becomes one line per run, and its
+    "Metrics were not scored on the same number of documents" (acc_<condition> is scored on its condition's
+    documents, by design; our groups never weight by size) is not said for our tasks (lmeval/quiet.py)."""
+    from lm_eval_cog.lmeval.quiet import METADATA_HINT
+
+    stderr = prepotent_proc[1]
+    assert "Custom kwargs can be passed" not in stderr
+    assert "Metrics were not scored on the same number of documents" not in stderr
+    assert stderr.count(METADATA_HINT) == 1
+    warnings = [line.split("]", 1)[-1] for line in stderr.splitlines() if " WARNING " in line]
+    assert len(warnings) == len(set(warnings)), warnings
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -9,7 +9,6 @@ give the key away.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from lm_eval_cog._autoload import task_dir
 from lm_eval_cog.audit.items import AuditInputError, AuditItem, make_item
 from lm_eval_cog.audit.strategies import credit
+from lm_eval_cog.lmeval.preflight import TASK_LIST_HINT, suggestion
 
 
 def _leaves(tree: dict[Any, Any], out: dict[str, Any]) -> None:
@@ -36,14 +36,15 @@ def load_tasks(names: Sequence[str], include_paths: Sequence[str | Path] = (),
     paths = [str(task_dir()), *map(str, include_paths)]
     # Our folder and the user's first (fast); lm-eval's ~10,000 own tasks only when a name needs them.
     manager = TaskManager(include_path=paths, include_defaults=False, metadata=metadata or None)
-    if not set(names) <= set(manager.all_tasks):
+    missing = [name for name in names if name not in manager.all_tasks]
+    # A cog_* name that is not ours is a typo (no other folder names one): say so now, without
+    # indexing lm-eval's ~14,000 tasks (about 20 s) first.
+    if missing and (include_paths or not all(name.startswith("cog_") for name in missing)):
         manager = TaskManager(include_path=paths, metadata=metadata or None)
     known = set(manager.all_tasks)
     for name in names:
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-            hint = f" Did you mean: {', '.join(close)}?" if close else ""
-            raise AuditInputError(f"unknown task {name!r}.{hint} (lm_eval --tasks list shows every task)")
+            raise AuditInputError(f"unknown task {name!r}.{suggestion(name, known)} ({TASK_LIST_HINT})")
     tasks: dict[str, Any] = {}
     try:
         _leaves(get_task_dict(list(names), manager), tasks)

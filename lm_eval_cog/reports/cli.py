@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lm_eval_cog.lmeval.audit_cli import audit_cmd
+from lm_eval_cog.tasks_cli import tasks_cmd
 from lm_eval_cog.audit.items import AuditInputError
 from lm_eval_cog.reports.errors import ReportInputError
 from lm_eval_cog.reports.html import check_output_dir, page, warnings_box, write_new
@@ -339,8 +340,9 @@ def summary_cmd(output_dir: Path, label: str | None) -> None:
     _warn([run])
 
 
-# The shortcut audit is its own package; it joins the one command line here.
+# The shortcut audit is its own package; it joins the one command line here, as does the task list.
 cli.add_command(audit_cmd)
+cli.add_command(tasks_cmd)
 
 
 def _one_line(error: BaseException) -> str:
