@@ -17,6 +17,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
+from lm_eval_cog.lmeval import run_names
 from lm_eval_cog.lmeval.seam import run_requests
 from lm_eval_cog.paradigms import available, get_paradigm
 from lm_eval_cog.paradigms.base import agent_rng, unknown_name_message
@@ -31,6 +32,9 @@ PROBE_AGENTS = {"oddball": ODDBALL_AGENTS}
 #: --max_batch_size, --device), which a scripted player has no use for.
 MODEL_ARGS = ("policy",)
 LM_EVAL_ARGS = ("batch_size", "max_batch_size", "device")
+
+# Runs of this model land in <output_path>/cog_baseline__<policy>/, not in a random-named folder.
+run_names.install()
 
 
 def known_policies() -> list[str]:
@@ -75,7 +79,7 @@ class BaselineLM(LM):
     #: from the structured stimulus (no image is ever drawn), so lm-eval must not refuse them.
     MULTIMODAL = True
 
-    def __init__(self, policy: str = "random", **kwargs: Any) -> None:
+    def __init__(self, policy: str = run_names.DEFAULT_POLICY, **kwargs: Any) -> None:
         super().__init__()
         # A misspelt argument must not fall back to a default silently (``polcy=optimal``
         # would play the random policy). One line each: lm-eval prints it as the traceback's last.
