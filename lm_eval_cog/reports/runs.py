@@ -371,22 +371,50 @@ def _merge(key: tuple[str, str, str | None], files: list[_File], named: Sequence
     )
 
 
+#: A differing argument value longer than this is shown by its last two path parts (``…/org-a/m``).
+_LONG_VALUE = 40
+
+
+def _arg_pairs(model_args: str) -> dict[str, str]:
+    return dict(pair.partition("=")[::2] for pair in model_args.split(",") if pair)
+
+
+def _short(value: str) -> str:
+    if len(value) <= _LONG_VALUE or "/" not in value.strip("/"):
+        return value
+    return "…/" + "/".join(value.rstrip("/").split("/")[-2:])
+
+
+def differing_arguments(runs: Sequence[Run]) -> list[str]:
+    """What tells each of ``runs`` from the others: its lm-eval model where they differ, then each
+    ``--model_args`` key whose value differs (``max_length=2048``; ``no max_length`` where a run has none)."""
+    parsed = [_arg_pairs(run.model_args) for run in runs]
+    keys = sorted({k for args in parsed for k in args if len({a.get(k) for a in parsed}) > 1})
+    models_differ = len({run.model for run in runs}) > 1
+    out = []
+    for run, args in zip(runs, parsed):
+        parts = [run.model] if models_differ else []
+        parts += [f"{k}={_short(args[k])}" if k in args else f"no {k}" for k in keys]
+        out.append(", ".join(parts))
+    return out
+
+
 def _unique_labels(runs: list[Run]) -> list[Run]:
-    # Two models can share a basename (org-a/m vs org-b/m, or one checkpoint at two dtypes):
-    # append the arguments so every label names one run.
-    counts: dict[str, int] = {}
-    for run in runs:
-        counts[run.label] = counts.get(run.label, 0) + 1
+    # Two runs can share a label: one checkpoint run with two max_length values, org-a/m vs org-b/m,
+    # one --label given to several inputs. Each then shows what differs (never the whole argument
+    # string, which runs to 100+ characters with a local path), and a number where nothing does.
+    by_label: dict[str, list[int]] = {}
+    for i, run in enumerate(runs):
+        by_label.setdefault(run.label, []).append(i)
+    labels = [run.label for run in runs]
+    for label, members in by_label.items():
+        if len(members) > 1:
+            for i, what in zip(members, differing_arguments([runs[i] for i in members])):
+                if what:
+                    labels[i] = f"{label} ({what})"
     out: list[Run] = []
     used: set[str] = set()
-    for run in runs:
-        label = run.label
-        if (
-            counts[label] > 1
-            and run.model_args
-            and not label.endswith(f"({run.model_args})")
-        ):
-            label = f"{label} ({run.model_args})"
+    for run, label in zip(runs, labels):
         base, n = label, 2
         while label in used:
             label, n = f"{base} #{n}", n + 1
