@@ -696,3 +696,41 @@ def test_the_setup_hint_and_the_readmes_report_commands_write_distinct_folders()
                 if re.search(r"lm-eval-cog (report|compare|leaderboard) .* -o ", line)}  # fmt: skip
     folders = [_output_folder(c) for c in sorted(commands)]
     assert len(commands) >= 2 and len(set(folders)) == len(folders), sorted(commands)
+
+
+def _yaml_versions() -> dict[tuple[str, str], set[str]]:
+    """(kind, version) -> names, for the interactive tasks (InteractiveTask YAMLs) and every group."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+    out: dict[tuple[str, str], set[str]] = {}
+    for path in (ROOT / "task_configs").rglob("*.yaml"):
+        config = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+        if not isinstance(config, dict):
+            continue
+        version = str((config.get("metadata") or {}).get("version"))
+        if "group" in config:
+            out.setdefault(("group", version), set()).add(config["group"])
+        elif str(config.get("class", "")).endswith(".InteractiveTask"):
+            out.setdefault(("task", version), set()).add(config["task"])
+    return out
+
+
+def test_the_task_versions_docs_name_every_interactive_task_at_its_yaml_version():
+    text = (ROOT / "docs" / "tasks.md").read_text(encoding="utf-8")
+    paragraph = " ".join(text.split("**Task versions.**", 1)[1].split("\n\n", 1)[0].split())
+    at_2 = paragraph.split("Interactive tasks at version 2.0", 1)[1].split("Interactive tasks at version 1.0", 1)[0]
+    at_1 = paragraph.split("Interactive tasks at version 1.0", 1)[1]
+    tasks_2, groups_2 = at_2.split("and the groups", 1)
+
+    def names(part: str) -> set[str]:
+        return {n for pattern in re.findall(r"`(cog_[^`]+)`", part) for n in expand(pattern, {})}
+
+    versions = _yaml_versions()
+    assert names(tasks_2) == versions[("task", "2.0")]
+    assert names(groups_2) == versions[("group", "2.0")]
+    assert names(at_1) == versions[("task", "1.0")]
+    assert {kind for kind, version in versions if kind == "task" and version not in ("1.0", "2.0")} == set()
