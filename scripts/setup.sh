@@ -63,4 +63,4 @@ print(f"samples:  {os.path.abspath(os.path.dirname(path))}/samples_*.jsonl (one 
 EOF
 # Each score beside its chance and ideal levels (and why a level is missing).
 "$VENV/bin/lm-eval-cog" summary "$(find "$OUT" -name 'results_*.json' -printf '%T@ %h\n' | sort -n | tail -n 1 | cut -d' ' -f2-)"
-echo "report:   $VENV/bin/lm-eval-cog report $OUT -o report   (a page with the reference rows and every episode)"
+echo "report:   $VENV/bin/lm-eval-cog report $OUT -o report-$(basename "$OUT")   (a page with the reference rows and every episode)"

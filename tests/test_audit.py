@@ -202,3 +202,18 @@ def test_choices_only_model_baseline_runs_a_real_model_through_lm_eval(tmp_path)
     rows = json.loads((tmp_path / "audit.json").read_text())["rows"]
     model_rows = [r for r in rows if r["strategy"] == "choices_only_model" and r["condition"] == "all"]
     assert len(model_rows) == 1 and model_rows[0]["n"] == 12
+
+
+def test_the_one_sided_interval_is_printed_as_a_lower_bound(capsys) -> None:
+    from lm_eval_cog.audit.table import interval_text
+
+    # 8 of 10 right against chance 1/2: the one-sided Wilson bound with z = 1.6449 is
+    # (0.8 + z²/20 - z·sqrt(0.016 + z²/400)) / (1 + z²/10) = 0.541 by hand; the upper end is 1.
+    items = [AuditItem(stem=f"Q{i}", options=(f"a{i}", f"b{i}"), gold=0 if i < 8 else 1) for i in range(10)]
+    (row,) = [r for r in audit_items("hand", items) if r.strategy == "position_0" and r.condition == "all"]
+    assert (round(row.ci_low, 3), row.ci_high) == (0.541, 1.0)
+    assert interval_text(row.ci_low, row.ci_high) == ">= 0.541"
+    assert interval_text(0.2, 0.6) == "[0.200, 0.600]"
+    assert main(["audit", "cog_syllogism_mc", "--seed", "7", "--items", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "acc 95% (one-sided)" in out and ">= 0." in out and ", 1.000]" not in out

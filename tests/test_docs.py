@@ -669,3 +669,68 @@ def test_adding_a_paradigm_worked_example_passes_the_conformance_check(tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     scores = dict(line.split() for line in done.stdout.split("\n") if line.strip())
     assert float(scores["optimal"]) == 100.0
+
+
+def _setup_report_hint() -> str:
+    """The ``report:`` hint scripts/setup.sh prints at its end, as the script prints it (OUT=results)."""
+    (line,) = [l for l in (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8").splitlines()
+               if l.startswith('echo "report:')]  # fmt: skip
+    done = subprocess.run(["bash", "-c", line], env={**run_env(), "VENV": ".venv", "OUT": "results"},
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
+def _output_folder(command: str) -> str:
+    args = shlex.split(command)
+    return args[args.index("-o") + 1].rstrip("/")
+
+
+def test_the_setup_hint_and_the_readmes_report_commands_write_distinct_folders():
+    """A user who runs set-up, then the README's reference-player example (or the other way round), must
+    not meet "output folder report is not empty": every report command writes a folder of its own."""
+    hint = _setup_report_hint()
+    assert " report results -o report-results " in hint + " "
+    lines = [*README.read_text(encoding="utf-8").splitlines(), hint]
+    # The command itself: from `lm-eval-cog` to a trailing "   (what it writes)" remark, if any.
+    commands = {re.sub(r"^.*?(lm-eval-cog )", r"\1", line).partition("   (")[0].strip() for line in lines
+                if re.search(r"lm-eval-cog (report|compare|leaderboard) .* -o ", line)}  # fmt: skip
+    folders = [_output_folder(c) for c in sorted(commands)]
+    assert len(commands) >= 2 and len(set(folders)) == len(folders), sorted(commands)
+
+
+def _yaml_versions() -> dict[tuple[str, str], set[str]]:
+    """(kind, version) -> names, for the interactive tasks (InteractiveTask YAMLs) and every group."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+    out: dict[tuple[str, str], set[str]] = {}
+    for path in (ROOT / "task_configs").rglob("*.yaml"):
+        config = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+        if not isinstance(config, dict):
+            continue
+        version = str((config.get("metadata") or {}).get("version"))
+        if "group" in config:
+            out.setdefault(("group", version), set()).add(config["group"])
+        elif str(config.get("class", "")).endswith(".InteractiveTask"):
+            out.setdefault(("task", version), set()).add(config["task"])
+    return out
+
+
+def test_the_task_versions_docs_name_every_interactive_task_at_its_yaml_version():
+    text = (ROOT / "docs" / "tasks.md").read_text(encoding="utf-8")
+    paragraph = " ".join(text.split("**Task versions.**", 1)[1].split("\n\n", 1)[0].split())
+    at_2 = paragraph.split("Interactive tasks at version 2.0", 1)[1].split("Interactive tasks at version 1.0", 1)[0]
+    at_1 = paragraph.split("Interactive tasks at version 1.0", 1)[1]
+    tasks_2, groups_2 = at_2.split("and the groups", 1)
+
+    def names(part: str) -> set[str]:
+        return {n for pattern in re.findall(r"`(cog_[^`]+)`", part) for n in expand(pattern, {})}
+
+    versions = _yaml_versions()
+    assert names(tasks_2) == versions[("task", "2.0")]
+    assert names(groups_2) == versions[("group", "2.0")]
+    assert names(at_1) == versions[("task", "1.0")]
+    assert {kind for kind, version in versions if kind == "task" and version not in ("1.0", "2.0")} == set()

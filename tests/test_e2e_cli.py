@@ -109,9 +109,12 @@ def test_real_model_plays_full_episodes_through_the_stock_cli(tmp_path, model, t
             assert recomputed[name] == pytest.approx(reported), name
 
 
-def test_reference_agent_model_writes_ordinary_results(tmp_path):
+def test_reference_agent_model_writes_ordinary_results_in_a_folder_named_after_its_policy(tmp_path):
     run_lm_eval(tmp_path, "--model", "cog_baseline", "--model_args", "policy=optimal", "--tasks", "cog_wcst", "--limit", "3")
+    # lm-eval would name the folder at random (no pretrained= argument): ours is cog_baseline__<policy>.
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["cog_baseline__optimal"]
     results, _ = results_and_samples(tmp_path, "cog_wcst")
+    assert results["model_name"] == "cog_baseline/optimal"
     assert results["results"]["cog_wcst"]["categories_completed,none"] == 5
     assert results["results"]["cog_wcst"]["perseverative_errors,none"] == 5
 

@@ -603,11 +603,11 @@ def test_label_errors_name_the_models_and_inputs(tmp_path):
     assert load_run(tmp_path / "two" / "a", "mine").label == "mine"
 
 
-def test_one_label_for_runs_of_one_arguments_is_numbered(tmp_path):
+def test_one_label_for_runs_of_one_arguments_names_the_backend_that_differs(tmp_path):
     for model in ("hf", "vllm", "sglang"):
         write_results(tmp_path / model, {"t": {"acc,none": 0.5}}, model=model, model_args="pretrained=a")
     runs = load_runs([tmp_path / m for m in ("hf", "vllm", "sglang")], labels=["x", "x", "x"])
-    assert [r.label for r in runs] == ["x (pretrained=a)", "x (pretrained=a) #2", "x (pretrained=a) #3"]
+    assert [r.label for r in runs] == ["x (hf)", "x (vllm)", "x (sglang)"]
     runs = load_runs([tmp_path / "hf"], labels=["solo"])
     assert [r.label for r in runs] == ["solo"]
 
@@ -801,3 +801,24 @@ def test_write_leaderboard_refuses_a_link_in_the_output_folder(tmp_path):
     with pytest.raises(ReportInputError, match="leaderboard.json is a symbolic link"):
         write_leaderboard(build_leaderboard(runs), out)
     assert (tmp_path / "victim").read_text(encoding="utf-8") == "keep"
+
+
+def test_one_model_at_three_max_lengths_is_three_runs_labelled_by_what_differs(tmp_path):
+    """The same checkpoint with another max_length is another run (turns may be dropped, so scores can
+    differ): one row each, labelled by the argument that differs, not by the 110-character argument string."""
+    path = "/root/.cache/lm_eval_cog/converted-weights/smollm2-135m-instruct"
+    for name, extra in (("a", ",max_length=1024"), ("b", ",max_length=2048"), ("c", "")):
+        write_results(tmp_path / name, {"t": {"acc,none": 0.5}},
+                      model_args=f"pretrained={path},dtype=float32,trust_remote_code=True{extra}")  # fmt: skip
+    runs = load_runs([tmp_path / n for n in "abc"])
+    assert [r.label for r in runs] == ["smollm2-135m-instruct (max_length=1024)",
+                                      "smollm2-135m-instruct (max_length=2048)",
+                                      "smollm2-135m-instruct (no max_length)"]  # fmt: skip
+
+
+def test_a_long_differing_path_is_shown_by_its_last_two_parts(tmp_path):
+    for org in ("org-a", "org-b"):
+        write_results(tmp_path / org, {"t": {"acc,none": 0.5}},
+                      model_args=f"pretrained=/very/long/shared/storage/checkpoints/{org}/model-v1")  # fmt: skip
+    runs = load_runs([tmp_path / "org-a", tmp_path / "org-b"])
+    assert [r.label for r in runs] == ["model-v1 (pretrained=…/org-a/model-v1)", "model-v1 (pretrained=…/org-b/model-v1)"]

@@ -202,7 +202,7 @@ def test_metric_override_applies_and_unknown_task_is_refused(three_models):
         build_leaderboard(three_models, {"cog_strop_mc": "acc"})
 
 
-def test_missing_task_and_nan_value_are_left_out_of_the_means(tmp_path):
+def test_the_ranking_is_over_the_tasks_every_model_has_a_score_for(tmp_path):
     full = _model(tmp_path, "full", 1.0, 1.0, 100.0, 0.5)
     write_results(
         tmp_path / "partial",
@@ -214,13 +214,20 @@ def test_missing_task_and_nan_value_are_left_out_of_the_means(tmp_path):
         configs=_CONFIGS,
     )
     lb = build_leaderboard(load_runs([full, tmp_path / "partial"]))
-    # partial: stroop NaN (left out), go/no-go not run -> no inhibitory control; n-back 75 -> 50.
-    assert lb.by_ability["partial"] == {"working memory": 50.0}
-    assert lb.overall["partial"] == 50.0
+    # partial: stroop NaN, go/no-go not run; n-back 75 -> 50. full: stroop 1.0 -> 100, go/no-go 1.0 -> 100,
+    # n-back 100 -> 100. Only n-back has a score for both: both are ranked on it alone (full's 100 on
+    # inhibitory control would otherwise weigh against a model that never played those tasks).
+    assert lb.ranked_tasks == ["cog_nback"]
+    assert lb.by_ability == {"full": {"working memory": 100.0}, "partial": {"working memory": 50.0}}
+    assert lb.overall == {"full": 100.0, "partial": 50.0}
+    assert lb.normalised["full"]["cog_stroop_mc"] == 100.0  # still shown, only not ranked
     assert math.isnan(lb.raw["partial"]["cog_stroop_mc"])
     assert any("not run on" in n and "cog_gonogo_mc" in n for n in lb.notes)
     assert any("NaN" in n and "cog_stroop_mc" in n for n in lb.notes)
-    assert any("different abilities" in n for n in lb.notes)
+    assert any("over the 1 task(s) every ranked model has a normalised score for (cog_nback); shown but left out "
+               "of the ranking: cog_gonogo_mc, cog_stroop_mc" in n for n in lb.notes)  # fmt: skip
+    fragment = leaderboard_html(lb)
+    assert "ranked over: cog_nback" in fragment and "cog_stroop_mc †" in fragment and "cog_nback †" not in fragment
 
 
 def test_score_matrix_is_raw_headline_values(three_models):

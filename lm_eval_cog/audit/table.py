@@ -9,7 +9,8 @@ A strategy is *flagged* as a shortcut when its accuracy exceeds chance by more t
 chance, Holm-corrected over every row of the audit (``p_holm``), is below ``alpha`` (0.05). Dozens of
 strategies on a few hundred items each will put some noisy point estimates above chance + 0.05; the
 correction keeps those from being called shortcuts, while a real shortcut of that size on a few hundred
-items is far beyond it. Intervals are Wilson 95% intervals over the items.
+items is far beyond it. Intervals are Wilson 95% intervals over the items, one-sided as the test is:
+lower bounds, printed as ``>= 0.243``.
 """
 
 from __future__ import annotations
@@ -161,13 +162,20 @@ def _verdict(row: Row) -> str:
     return "noise?" if row.margin > DEFAULT_THRESHOLD else "ok"
 
 
+def interval_text(low: float, high: float) -> str:
+    """The 95% interval of an accuracy: the test is one-sided (greater than chance), so its Wilson
+    interval is a lower bound, ``>= 0.243``; ``[0.243, 0.612]`` only where it has an upper end below 1."""
+    return f">= {low:.3f}" if high >= 1.0 else f"[{low:.3f}, {high:.3f}]"
+
+
 def to_text(rows: Sequence[Row]) -> str:
     """The best blind strategy per task and condition, as an aligned plain-text table."""
     best = best_rows(rows)
-    header = ("task", "condition", "n", "distinct", "best blind strategy", "acc", "chance", "margin", "95% CI", "flag")
+    header = ("task", "condition", "n", "distinct", "best blind strategy", "acc", "chance", "margin",
+              "acc 95% (one-sided)", "flag")  # fmt: skip
     lines = [header] + [
         (r.task, r.condition, str(r.n), str(r.distinct), r.strategy, f"{r.accuracy:.3f}", f"{r.chance:.3f}",
-         f"{r.margin:+.3f}", f"[{r.ci_low:.3f}, {r.ci_high:.3f}]", _verdict(r))
+         f"{r.margin:+.3f}", interval_text(r.ci_low, r.ci_high), _verdict(r))
         for r in best
     ]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]

@@ -17,6 +17,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_cog import runner
+from lm_eval_cog.lmeval import run_names
 from lm_eval_cog.lmeval.seam import run_requests
 from lm_eval_cog.lmeval.baseline_args import LM_EVAL_ARGS, MODEL_ARGS, PROBE_AGENTS  # noqa: F401 - API
 from lm_eval_cog.lmeval.baseline_args import check_baseline_args, known_policies  # noqa: F401 - API
@@ -24,6 +25,10 @@ from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import agent_rng, unknown_name_message
 from lm_eval_cog.probes.core import REGISTRY as STATIC_PROBES
 from lm_eval_cog.probes.core import get_probe
+
+# Runs of this model land in <output_path>/cog_baseline__<policy>/, not in a random-named folder.
+run_names.install()
+
 
 class ScriptedPlayer:
     """One reference agent per episode; replies from ``agent.act(message, info)``."""
@@ -57,7 +62,7 @@ class BaselineLM(LM):
     #: from the structured stimulus (no image is ever drawn), so lm-eval must not refuse them.
     MULTIMODAL = True
 
-    def __init__(self, policy: str = "random", **kwargs: Any) -> None:
+    def __init__(self, policy: str = run_names.DEFAULT_POLICY, **kwargs: Any) -> None:
         super().__init__()
         check_baseline_args(policy, kwargs)  # lm_eval's pre-flight makes the same check earlier
         self.policy = policy

@@ -19,7 +19,7 @@ from lm_eval_cog.lmeval.audit_cli import audit_cmd
 from lm_eval_cog.tasks_cli import tasks_cmd
 from lm_eval_cog.audit.items import AuditInputError
 from lm_eval_cog.reports.errors import ReportInputError
-from lm_eval_cog.reports.html import check_output_dir, page, warnings_box, write_new
+from lm_eval_cog.reports.html import check_output_dir, check_outputs, page, warnings_box, write_new
 
 if TYPE_CHECKING:
     from lm_eval_cog.reports.runs import Run
@@ -167,6 +167,8 @@ def report_cmd(
     for result in run.tasks.values():  # a --metric the task lacks fails here, before the output folder exists
         headline_metric(result, overrides)
     _prepare_output(out_dir, [output_dir], force)
+    check_outputs(out_dir, ["index.html", "report.md"], ["figures", "episodes"],
+                  [*run.results_paths, *run.samples.values()])  # fmt: skip
     page_warnings: list[str] = []
     index = write_report(run, out_dir, overrides, page_warnings)  # the page shows the warnings too
     click.echo(str(index))
@@ -236,7 +238,7 @@ def compare_cmd(
 ) -> Path:
     from lm_eval_cog.reports.compare import compare, write_comparison
     from lm_eval_cog.reports.compatibility import compatibility_warnings
-    from lm_eval_cog.reports.leaderboard import comparison_inputs
+    from lm_eval_cog.reports.leaderboard import comparison_inputs, comparison_units
     from lm_eval_cog.reports.report import runs_html, runs_markdown
     from lm_eval_cog.reports.task_reliability import compare_reliability
 
@@ -245,6 +247,7 @@ def compare_cmd(
     _check_overrides(overrides, runs)
     matrix, notes = comparison_inputs(runs, overrides, level=level, scores=scores)  # models in the order given
     comparison = compare(matrix, correction=CORRECTIONS[correction], pairs=list(pairs), alpha=alpha)
+    comparison.units = comparison_units(runs, overrides, level=level, scores=scores)
     # Reliability needs the per-sample values, which the score matrix does not carry: from the runs.
     comparison.reliability = compare_reliability(runs, comparison.tasks, comparison.matrix, overrides)
     # A damaged samples file costs that task's reliability only: said in the files and on the terminal.
@@ -252,6 +255,8 @@ def compare_cmd(
     incompatible = [*compatibility_warnings(runs), *damaged]
     comparison.warnings[:0] = [*(w for run in runs for w in run.warnings), *incompatible, *notes]
     _prepare_output(out_dir, output_dirs, force)
+    check_outputs(out_dir, ["index.html", "comparison.md", "matrix.csv", "kendall.csv", "comparison.json"],
+                  ["figures"], output_dirs)  # fmt: skip
     fragment, markdown, _figures = write_comparison(comparison, out_dir)
     links = (
         '<p class="note">Files: <a href="matrix.csv">matrix.csv</a>, <a href="kendall.csv">kendall.csv</a>, '
@@ -300,6 +305,8 @@ def leaderboard_cmd(
     incompatible = compatibility_warnings(runs)
     lb.notes[:0] = incompatible  # into leaderboard.json / .md beside the other notes
     _prepare_output(out_dir, output_dirs, force)
+    check_outputs(out_dir, ["index.html", "leaderboard.csv", "leaderboard.json", "leaderboard.html"], (),
+                  [*lb.inputs, *output_dirs])  # fmt: skip
     files = write_leaderboard(lb, out_dir, output_dirs)
     # The data files; the HTML fragment file is what index.html shows.
     links = ", ".join(

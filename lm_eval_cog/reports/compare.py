@@ -64,6 +64,8 @@ class Comparison:
     #: Per task, split-half reliability and seed agreement (task_reliability.TaskReliability); filled by
     #: the compare command, which has the samples: the score matrix alone cannot give them.
     reliability: list = dataclasses.field(default_factory=list)
+    #: Per task, the scale its scores are on (``score, 0-100``, ``acc, 0-1``): one table may hold several.
+    units: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- input
@@ -306,6 +308,7 @@ def comparison_dict(comparison: Comparison) -> dict:
         "correction": c.correction,
         "min_significant_tau": min_significant_tau(len(c.models), c.alpha),
         "matrix": c.matrix,
+        "units": {t: c.units[t] for t in c.tasks if t in c.units},
         "kendall": [{**dataclasses.asdict(t), "significant": _significant(t, c.alpha)} for t in c.taus],
         "pairs": [
             {"model_a": a, "model_b": b, "points": [dataclasses.asdict(p) for p in points]}
@@ -403,6 +406,12 @@ def _figure_html(fig: FigureFile) -> str:
     )
 
 
+def _with_unit(c: Comparison, task: str) -> str:
+    """A column or row name with its scale, so 0-1 and 0-100 scores side by side are told apart."""
+    unit = c.units.get(task)
+    return f"{task} ({unit})" if unit else task
+
+
 def _correction_note(c: Comparison) -> str:
     return (
         f"Kendall tau-b across models (pairwise complete, scipy.stats.kendalltau); two-sided p, "
@@ -419,10 +428,11 @@ def _html(c: Comparison, heatmap: FigureFile | None, pair_figures: Mapping[tuple
     rows = [
         [_text_td(m), *(_td(c.matrix[m].get(t), _fmt_score(c.matrix[m].get(t))) for t in c.tasks)] for m in c.models
     ]
-    parts.append(_table(["model", *c.tasks], rows, "Headline score per model and task"))
+    parts.append(_table(["model", *(_with_unit(c, t) for t in c.tasks)], rows,
+                        "Headline score per model and task, on each task's own scale (in parentheses)"))  # fmt: skip
     parts.append("<h3>Spread across models</h3>")
     rows = [
-        [_text_td(t), _td(s["n"], str(s["n"])), *(_td(s[k], _fmt_score(s[k])) for k in ("min", "max", "range", "sd"))]
+        [_text_td(_with_unit(c, t)), _td(s["n"], str(s["n"])), *(_td(s[k], _fmt_score(s[k])) for k in ("min", "max", "range", "sd"))]
         for t, s in c.spread.items()
     ]
     parts.append(_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
@@ -472,10 +482,11 @@ def _markdown(c: Comparison) -> str:
         parts.append("**Warnings**\n\n" + "\n".join(f"- {md(w)}" for w in c.warnings))
     parts.append("### Scores")
     parts.append(
-        md_table(["model", *c.tasks], [[m, *(_fmt_score(c.matrix[m].get(t)) for t in c.tasks)] for m in c.models])
+        md_table(["model", *(_with_unit(c, t) for t in c.tasks)],
+                 [[m, *(_fmt_score(c.matrix[m].get(t)) for t in c.tasks)] for m in c.models])  # fmt: skip
     )
     parts.append("### Spread across models")
-    rows = [[t, str(s["n"]), *(_fmt_score(s[k]) for k in ("min", "max", "range", "sd"))] for t, s in c.spread.items()]
+    rows = [[_with_unit(c, t), str(s["n"]), *(_fmt_score(s[k]) for k in ("min", "max", "range", "sd"))] for t, s in c.spread.items()]
     parts.append(md_table(["task", "n", "min", "max", "range", "SD (sample)"], rows))
     if c.reliability:
         parts.append(compare_reliability_markdown(c.reliability))

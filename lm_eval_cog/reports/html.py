@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lm_eval_cog.reports.errors import ReportInputError
-from lm_eval_cog.reports.files import write_text
+from lm_eval_cog.reports.files import refuse_links, write_text
 from lm_eval_cog.reports.plotting import FigureFile
 
 #: lm-eval's own output files: never overwritten, whatever the output folder.
@@ -154,11 +154,8 @@ def check_output_dir(out_dir: Path, inputs: Sequence[Path]) -> None:
             )
 
 
-def write_new(path: Path, text: str, inputs: Sequence[Path], root: Path | None = None) -> None:
-    """Write ``text`` to ``path`` unless that would touch an input: an input file, a file inside an
-    input folder, or an existing lm-eval ``results_*.json`` / ``samples_*.jsonl``; nor through a
-    symbolic link at ``path`` or in a folder between the output folder ``root`` and it."""
-    path = Path(path)
+def _check_new(path: Path, inputs: Sequence[Path], root: Path | None = None) -> None:
+    """Refuse ``path`` where writing it would touch an input or go through a link (see :func:`write_new`)."""
     target = path.resolve()
     for p in inputs:
         if Path(p).resolve() == target:
@@ -166,7 +163,31 @@ def write_new(path: Path, text: str, inputs: Sequence[Path], root: Path | None =
     check_output_dir(target.parent, inputs)
     if target.exists() and any(fnmatch.fnmatch(target.name, pat) for pat in LM_EVAL_FILES):
         raise ReportInputError(f"refusing to overwrite {path}: it is an lm-eval output file")
+    refuse_links(path, path.parent if root is None else Path(root))
+
+
+def write_new(path: Path, text: str, inputs: Sequence[Path], root: Path | None = None) -> None:
+    """Write ``text`` to ``path`` unless that would touch an input: an input file, a file inside an
+    input folder, or an existing lm-eval ``results_*.json`` / ``samples_*.jsonl``; nor through a
+    symbolic link at ``path`` or in a folder between the output folder ``root`` and it."""
+    path = Path(path)
+    _check_new(path, inputs, root)
     write_text(path, text, root)
+
+
+def check_outputs(out_dir: Path, files: Sequence[str], folders: Sequence[str] = (), inputs: Sequence[Path] = ()) -> None:
+    """Every check :func:`write_new` makes, for every file a command will write, before it writes any:
+    a refused ``report.md`` must not leave a fresh ``index.html`` and ``figures/`` behind. ``folders``
+    (``figures``, ``episodes``) get files whose names depend on the data: any link in them is refused."""
+    out_dir = Path(out_dir)
+    for name in files:
+        _check_new(out_dir / name, inputs, out_dir)
+    for name in folders:
+        folder = out_dir / name
+        refuse_links(folder, out_dir)
+        if folder.is_dir():
+            for entry in sorted(folder.rglob("*")):
+                refuse_links(entry, out_dir)
 
 
 # ---------------------------------------------------------------- the page

@@ -14,7 +14,8 @@ from lm_eval_cog import strict_json
 from lm_eval_cog.reports.abilities import ability_of
 from lm_eval_cog.reports.references import chance_and_ideal, normalised
 from lm_eval_cog.reports.runs import Run
-from lm_eval_cog.reports.selection import headline_metric, validate_overrides
+from lm_eval_cog.reports.ranges import metric_range
+from lm_eval_cog.reports.selection import headline_metric, paradigm_of, validate_overrides
 from lm_eval_cog.reports.spreadsheet import csv_text
 
 #: The pseudo-ability of tasks that :func:`ability_of` cannot place.
@@ -43,6 +44,8 @@ class Leaderboard:
     )  # groups whose subtasks are listed instead
     notes: list[str] = field(default_factory=list)
     inputs: tuple[Path, ...] = ()  # the results and samples files it was built from
+    #: The tasks the ability and overall means are over: those every ranked model has a normalised score for.
+    ranked_tasks: list[str] = field(default_factory=list)
 
 
 def _leaf_tasks(run: Run) -> tuple[list[str], list[str]]:
@@ -113,11 +116,13 @@ def build_leaderboard(
                 score = normalised(value, chance, ideal)
                 if math.isfinite(score):
                     norm[run.label][task] = score
-    # Only tasks with both references enter the means (and the ability columns).
+    # The ranking compares like with like: only tasks with both references that every ranked model
+    # (each with a normalised score at all) has a defined score on enter the ability and overall means.
+    ranked_models = [m for m in raw if norm[m]]
+    ranked = [t for t in tasks if t in referenced and ranked_models and all(t in norm[m] for m in ranked_models)]
     ability_tasks: dict[str, list[str]] = {}
-    for task in tasks:
-        if task in referenced:
-            ability_tasks.setdefault(ability_of(task) or OTHER, []).append(task)
+    for task in ranked:
+        ability_tasks.setdefault(ability_of(task) or OTHER, []).append(task)
     by_ability: dict[str, dict[str, float]] = {}
     overall: dict[str, float] = {}
     for label in raw:
@@ -151,9 +156,26 @@ def build_leaderboard(
         unnormalised=unnormalised,
         skipped_groups=skipped,
         notes=_notes(models, tasks, raw, norm, by_ability, unnormalised, skipped, _impossible(runs, metrics))
+        + _ranking_notes(models, tasks, ranked, referenced, norm)
         + impossible_notes(runs, metrics),
         inputs=inputs,
+        ranked_tasks=ranked,
     )
+
+
+def _ranking_notes(models, tasks, ranked, referenced, norm) -> list[str]:
+    left_out = [t for t in tasks if t in referenced and t not in ranked]
+    if not left_out:
+        return []
+    if not ranked:
+        return ["No task has a normalised score for every model: the models are not ranked overall "
+                "(their task scores are shown)."]
+    unranked = [m for m in models if not norm[m]]
+    also = f" Not ranked (no normalised score at all): {', '.join(unranked)}." if unranked else ""
+    return [
+        f"Abilities and overall are means over the {len(ranked)} task(s) every ranked model has a normalised "
+        f"score for ({', '.join(ranked)}); shown but left out of the ranking: {', '.join(left_out)}.{also}"
+    ]
 
 
 def _impossible(runs: Sequence[Run], metrics: Mapping[str, str]) -> dict[str, set[str]]:
@@ -182,10 +204,7 @@ def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped, impossib
         if any(t not in raw[m] for t in tasks)
     ]
     if missing:
-        notes.append(
-            "Tasks a model was not run on (its means use the others): "
-            + "; ".join(missing)
-        )
+        notes.append("Tasks a model was not run on: " + "; ".join(missing))
     # NaN as lm-eval reported it; the impossible values the reader set to NaN have a note of their own.
     undefined = {
         m: [t for t in tasks if t in raw[m] and t not in norm[m] and t not in unnormalised and t not in impossible[m]]
@@ -195,11 +214,6 @@ def _notes(models, tasks, raw, norm, by_ability, unnormalised, skipped, impossib
     if undefined:
         notes.append(
             "Undefined (NaN) values left out of the means: " + "; ".join(undefined)
-        )
-    coverage = {m: tuple(sorted(by_ability[m])) for m in models}
-    if len(set(coverage.values())) > 1:
-        notes.append(
-            "Models cover different abilities, so their overall means are not over the same abilities."
         )
     return notes
 
@@ -300,6 +314,27 @@ def comparison_inputs(
     return matrix, impossible_notes(runs, metrics)
 
 
+def comparison_units(
+    runs: Sequence[Run], overrides: Mapping[str, str] | None = None, *, level: str = "top", scores: str = "raw"
+) -> dict[str, str]:
+    """Task -> the scale of its column in ``compare``: ``normalised, 0 chance-100 ideal`` for normalised
+    scores, else the headline metric and its range where the metric fixes one (``score, 0-100``,
+    ``acc, 0-1``), or the metric's name alone."""
+    if level == "tasks":
+        metrics = build_leaderboard(runs, overrides).metrics
+    else:
+        metrics = _metrics(sorted({t for run in runs for t in top_level(run)}), runs, overrides)
+    if scores == "normalised":
+        return {task: "normalised, 0 chance-100 ideal" for task in metrics}
+    out = {}
+    for task, metric in metrics.items():
+        name = metric.partition(",")[0]
+        config = next((run.tasks[task].config for run in runs if task in run.tasks), {})
+        span = metric_range(name, paradigm_of(task, config))
+        out[task] = f"{name}, {span[0]:g}-{span[1]:g}" if span else name
+    return out
+
+
 # ---------------------------------------------------------------- output
 
 
@@ -336,6 +371,7 @@ def leaderboard_json(lb: Leaderboard) -> str:
         "raw": {
             m: {t: v for t, v in d.items()} for m, d in lb.raw.items()
         },
+        "ranked_tasks": lb.ranked_tasks,
         "unnormalised": lb.unnormalised,
         "skipped_groups": lb.skipped_groups,
         "notes": lb.notes,
@@ -350,10 +386,11 @@ def leaderboard_html(lb: Leaderboard) -> str:
     def header(name: str, detail: str) -> Markup:
         return Markup(f"{html.escape(name)}<br><small>{html.escape(detail)}</small>")
 
-    headers: list[object] = ["Model", header("Overall", "0 chance, 100 ideal")]
+    over = ", ".join(lb.ranked_tasks) or "none"
+    headers: list[object] = ["Model", header("Overall", f"0 chance, 100 ideal; ranked over: {over}")]
     headers += [header(a, f"{len(lb.abilities[a])} task(s)") for a in lb.abilities]
     headers += [
-        header(t + (" *" if t in lb.unnormalised else ""), lb.metrics[t])
+        header(t + (" *" if t in lb.unnormalised else " †" if t not in lb.ranked_tasks else ""), lb.metrics[t])
         for t in lb.tasks
     ]
     rows = []
@@ -378,7 +415,7 @@ def leaderboard_html(lb: Leaderboard) -> str:
         rows.append(row)
     caption = (
         "Task cells: normalised score (0 = chance, 100 = ideal player), raw headline value in parentheses; "
-        "* raw only. Click a header to sort."
+        "* raw only; † not run (or undefined) for every model, so left out of the ranking. Click a header to sort."
     )
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in lb.notes)
     return Markup(

@@ -121,8 +121,43 @@ def _read_text(path: Path, kind: str) -> str:
         raise ReportInputError(f"cannot read {kind} {path}: {exc}") from exc
 
 
+#: Results files larger than this many MB are refused before they are read (a JSON text takes about
+#: 2.5 times its size in memory once parsed); lm-eval's are well under 10 MB even for MMLU's 57 subtasks.
+DEFAULT_MAX_RESULTS_MB = 100
+MAX_RESULTS_ENV = "LM_EVAL_COG_MAX_RESULTS_MB"
+
+
+def max_results_bytes() -> int:
+    """The size limit of a results file: ``LM_EVAL_COG_MAX_RESULTS_MB`` (MB), else 100 MB."""
+    raw = os.environ.get(MAX_RESULTS_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_RESULTS_MB * 10**6
+    try:
+        limit = float(raw)
+    except ValueError:
+        limit = math.nan
+    if not (math.isfinite(limit) and limit > 0):
+        raise ReportInputError(f"{MAX_RESULTS_ENV} must be a positive number of MB, got {raw!r}")
+    return int(limit * 10**6)
+
+
+def _check_size(path: Path) -> None:
+    """Refuse a results file over the limit from its size alone, before a byte of it is read."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ReportInputError(f"cannot read results file {path}: {exc}") from exc
+    limit = max_results_bytes()
+    if size > limit:
+        raise ReportInputError(
+            f"results file {path} is {size / 10**6:.1f} MB, over the limit of {limit / 10**6:g} MB; "
+            f"if it really is an lm-eval results file, raise the limit with {MAX_RESULTS_ENV}=<MB>"
+        )
+
+
 def _read_results_file(path: Path, root: Path) -> _File:
     where = f"not an lm-eval results file: {path}"
+    _check_size(path)
     data = load_json(_read_text(path, "results file"), where)
     if not isinstance(data, dict):
         raise ReportInputError(f"{where} is not a JSON object")
@@ -242,7 +277,8 @@ def _task_result(task: str, row: dict, data: dict, is_group: bool) -> TaskResult
     config = dict(config) if isinstance(config, dict) and not is_group else {}
     metrics, stderrs, flags = _flag_impossible(*_numbers(row), paradigm_of(task, config))
     hib = data.get("higher_is_better", {}).get(task) or {}
-    n_samples = (data.get("n-samples", {}).get(task) or {}).get("effective")
+    counts = data.get("n-samples", {}).get(task) or {}
+    n_samples, n_original = counts.get("effective"), counts.get("original")
     version = data.get("versions", {}).get(task)
     return TaskResult(
         task=task,
@@ -254,6 +290,7 @@ def _task_result(task: str, row: dict, data: dict, is_group: bool) -> TaskResult
         config=config,
         is_group=is_group,
         out_of_range=flags,
+        n_original=None if n_original is None else int(n_original),
     )
 
 
@@ -346,10 +383,12 @@ def _merge(key: tuple[str, str, str | None], files: list[_File], named: Sequence
     subtasks: dict[str, list[str]] = {}
     samples: dict[str, Path] = {}
     roots: dict[Path, Path] = {f.path: f.root for f in files}  # every file read -> its input folder
+    held: dict[str, list[tuple[Path, TaskResult]]] = {}  # task -> every file holding it, oldest first
     for f in files:  # later files overwrite earlier ones, task by task
         f_tasks, f_subtasks, f_samples = _file_tasks(f)
         for task, result in f_tasks.items():
             tasks[task] = result
+            held.setdefault(task, []).append((f.path, result))
             samples.pop(task, None)
             if task in f_samples:
                 samples[task] = f_samples[task]
@@ -367,26 +406,87 @@ def _merge(key: tuple[str, str, str | None], files: list[_File], named: Sequence
         group_subtasks=subtasks,
         samples=samples,
         # A results file the user named on the command line was chosen, not found: no warning for it.
-        warnings=tuple(w for p in read if (w := linked_from_outside(p, roots[p])) is not None),
+        warnings=tuple(w for p in read if (w := linked_from_outside(p, roots[p])) is not None)
+        + tuple(_several_files_warnings(model, model_args, held)),
     )
 
 
+def _settings_but_seed(result: TaskResult) -> tuple[str | None, str, object]:
+    """(version, settings without the seed, seed) of a task's run: runs that differ in the seed alone
+    are seed runs, merged on purpose (the report's seed agreement reads them all)."""
+    config = dict(result.config)
+    metadata = config.get("metadata") if isinstance(config.get("metadata"), dict) else {}
+    config["metadata"] = {k: v for k, v in metadata.items() if k not in ("seed", "config_source")}
+    return result.version, json.dumps(config, sort_keys=True, default=str), metadata.get("seed")
+
+
+def _several_files_warnings(
+    model: str, model_args: str, held: dict[str, list[tuple[Path, TaskResult]]]
+) -> list[str]:
+    """A warning per task that several results files of one model hold (other than seed runs): the
+    files, and the one shown (the newest by lm-eval's date, then the file's timestamp)."""
+    warnings = []
+    for task, found in sorted(held.items()):
+        if len(found) < 2 or found[-1][1].is_group:  # a group: its member tasks' warnings name the files
+            continue
+        runs = [_settings_but_seed(result) for _, result in found]
+        seeds = [seed for *_, seed in runs]
+        if len({r[:2] for r in runs}) == 1 and None not in seeds and len(set(map(str, seeds))) == len(seeds):
+            continue
+        versions = sorted({str(r[0]) for r in runs})
+        differ = f"; their task versions differ ({', '.join(versions)})" if len(versions) > 1 else ""
+        warnings.append(
+            f"{task}: {len(found)} results files of {model}({model_args}) hold it "
+            f"({', '.join(str(p) for p, _ in found)}); only the newest, {found[-1][0]}, is shown{differ}: "
+            "give the older ones their own folder or remove them"
+        )
+    return warnings
+
+
+#: A differing argument value longer than this is shown by its last two path parts (``…/org-a/m``).
+_LONG_VALUE = 40
+
+
+def _arg_pairs(model_args: str) -> dict[str, str]:
+    return dict(pair.partition("=")[::2] for pair in model_args.split(",") if pair)
+
+
+def _short(value: str) -> str:
+    if len(value) <= _LONG_VALUE or "/" not in value.strip("/"):
+        return value
+    return "…/" + "/".join(value.rstrip("/").split("/")[-2:])
+
+
+def differing_arguments(runs: Sequence[Run]) -> list[str]:
+    """What tells each of ``runs`` from the others: its lm-eval model where they differ, then each
+    ``--model_args`` key whose value differs (``max_length=2048``; ``no max_length`` where a run has none)."""
+    parsed = [_arg_pairs(run.model_args) for run in runs]
+    keys = sorted({k for args in parsed for k in args if len({a.get(k) for a in parsed}) > 1})
+    models_differ = len({run.model for run in runs}) > 1
+    out = []
+    for run, args in zip(runs, parsed):
+        parts = [run.model] if models_differ else []
+        parts += [f"{k}={_short(args[k])}" if k in args else f"no {k}" for k in keys]
+        out.append(", ".join(parts))
+    return out
+
+
 def _unique_labels(runs: list[Run]) -> list[Run]:
-    # Two models can share a basename (org-a/m vs org-b/m, or one checkpoint at two dtypes):
-    # append the arguments so every label names one run.
-    counts: dict[str, int] = {}
-    for run in runs:
-        counts[run.label] = counts.get(run.label, 0) + 1
+    # Two runs can share a label: one checkpoint run with two max_length values, org-a/m vs org-b/m,
+    # one --label given to several inputs. Each then shows what differs (never the whole argument
+    # string, which runs to 100+ characters with a local path), and a number where nothing does.
+    by_label: dict[str, list[int]] = {}
+    for i, run in enumerate(runs):
+        by_label.setdefault(run.label, []).append(i)
+    labels = [run.label for run in runs]
+    for label, members in by_label.items():
+        if len(members) > 1:
+            for i, what in zip(members, differing_arguments([runs[i] for i in members])):
+                if what:
+                    labels[i] = f"{label} ({what})"
     out: list[Run] = []
     used: set[str] = set()
-    for run in runs:
-        label = run.label
-        if (
-            counts[label] > 1
-            and run.model_args
-            and not label.endswith(f"({run.model_args})")
-        ):
-            label = f"{label} ({run.model_args})"
+    for run, label in zip(runs, labels):
         base, n = label, 2
         while label in used:
             label, n = f"{base} #{n}", n + 1

@@ -26,3 +26,5 @@ class TaskResult:
     #: Reported values the metric cannot take (key -> the value and its possible range): their entries in
     #: ``metrics`` are NaN (undefined) and their stderrs dropped, so that no score or ranking uses them.
     out_of_range: dict[str, Flag] = field(default_factory=dict)
+    #: The documents the task has (lm-eval's ``n-samples`` ``original``): ``n_samples`` is fewer under ``--limit``.
+    n_original: int | None = None
