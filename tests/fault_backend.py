@@ -8,6 +8,9 @@ Registered as ``cog-fault`` on import, so the real CLI can use it too::
 ``faults``: ``doc:turn:kind`` entries separated by ``;`` (``turn`` counts from 1). The
 turn is read from the prompt (the number of user lines, ``User: `` or ``<|user|>``),
 the episode from the request's ``doc_id``. Every other request gets ``reply``.
+
+``ll``: the log-likelihood every ``loglikelihood`` request gets (e.g. ``ll='nan'``, ``ll='inf'``: a broken
+backend on the ``_mc`` probes); without it, ``loglikelihood`` is not implemented.
 """
 
 from __future__ import annotations
@@ -81,8 +84,11 @@ def parse_faults(spec: str | dict | None) -> dict[tuple[int, int], str]:
 
 @register_model("cog-fault")
 class FaultLM(LM):
-    def __init__(self, faults: str | dict | None = None, reply: str = "Answer: 1", hang_s: float = 600, **_: Any) -> None:
+    def __init__(
+        self, faults: str | dict | None = None, reply: str = "Answer: 1", hang_s: float = 600, ll: Any = None, **_: Any
+    ) -> None:
         super().__init__()
+        self.ll = None if ll is None else float(ll)  # "nan" / "inf" from --model_args
         self.faults = parse_faults(faults)
         self.reply = reply
         self.hang_s = float(hang_s)
@@ -119,7 +125,10 @@ class FaultLM(LM):
     def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
         return "".join(f"<|{m['role']}|>{m['content']}\n" for m in chat_history) + "<|assistant|>"
 
-    def loglikelihood(self, requests):
-        raise NotImplementedError
+    def loglikelihood(self, requests, disable_tqdm: bool = False) -> list:
+        if self.ll is None:
+            raise NotImplementedError
+        return [(self.ll, False) for _ in requests]
 
-    loglikelihood_rolling = loglikelihood
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError

@@ -188,6 +188,65 @@ def test_an_empty_task_gets_one_error_line_and_exit_2(tmp_path, capsys) -> None:
     assert len(err) == 1 and "empty_mc" in err[0]
 
 
+def _keyed_task(folder: Path, name: str, rows: list[dict], doc_to_target: str) -> Path:
+    """A local multiple-choice YAML whose choices (``choices``) and key (``doc_to_target``) come from
+    each row, as in datasets with per-item options and unlabelled test splits."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / f"{name}.yaml").write_text(
+        f"task: {name}\ndataset_path: json\ndataset_kwargs:\n  data_files: {{test: {folder / (name + '.json')}}}\n"
+        f"test_split: test\noutput_type: multiple_choice\ndoc_to_text: \"{{{{question}}}}\"\n"
+        f"doc_to_target: {doc_to_target}\ndoc_to_choice: choices\nmetric_list:\n  - metric: acc\nmetadata:\n  version: 1.0\n"
+    )
+    return folder
+
+
+def _options(i: int) -> list[str]:
+    return [f"apple {i}", f"pear {i}", f"plum {i}", f"fig {i}"]
+
+
+def test_documents_without_a_usable_key_are_skipped_with_one_counted_note_per_task(tmp_path, capsys) -> None:
+    # Integer keys: document 2 is unlabelled (-1), document 4 has one option, document 6 a key out of range.
+    by_index = [{"question": f"Which fruit {i}?", "choices": _options(i), "answer": i % 4} for i in range(20)]
+    by_index[2]["answer"] = -1
+    by_index[4].update(choices=["apple 4"], answer=0)
+    by_index[6]["answer"] = 7
+    # Text keys: document 1's key is none of its choices.
+    by_text = [{"question": f"Which fruit {i}?", "choices": _options(i), "key": _options(i)[i % 4]} for i in range(12)]
+    by_text[1]["key"] = "cherry 1"
+    folder = _keyed_task(tmp_path / "tasks", "keyed_by_index", by_index, "answer")
+    _keyed_task(folder, "keyed_by_text", by_text, '"{{key}}"')
+    code = main(["audit", "keyed_by_index", "keyed_by_text", "--include_path", str(folder), "--out", str(tmp_path / "out")])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    notes = sorted(line for line in err.splitlines() if line.startswith("note:"))
+    assert notes == [
+        "note: task 'keyed_by_index': 3 of 20 documents skipped, without a usable key (first: document 2, "
+        "target -1 is not a choice index 0..3 (an unlabelled split?))",
+        "note: task 'keyed_by_text': 1 of 12 documents skipped, without a usable key (first: document 1, "
+        "target 'cherry 1' is not one of its 4 choices)",
+    ]
+    rows = json.loads((tmp_path / "out" / "audit.json").read_text())["rows"]
+    n = {r["task"]: r["n"] for r in rows if r["condition"] == "all"}
+    assert n == {"keyed_by_index": 17, "keyed_by_text": 11}
+
+
+def test_a_task_without_any_usable_key_gets_one_error_line_naming_it_and_no_traceback(tmp_path) -> None:
+    rows = [{"question": f"Which fruit {i}?", "choices": _options(i), "answer": -1} for i in range(5)]
+    folder = _keyed_task(tmp_path / "tasks", "unlabelled_test_split", rows, "answer")
+    proc = subprocess.run(
+        [sys.executable, "-m", "lm_eval_cog.reports", "audit", "unlabelled_test_split", "--include_path", str(folder)],
+        capture_output=True, text=True, timeout=600, env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"},
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: task 'unlabelled_test_split': none of its 5 documents can be audited (document 0: target -1 is not "
+        "a choice index 0..3 (an unlabelled split?))"
+    ]
+
+
 def test_choices_only_model_baseline_runs_a_real_model_through_lm_eval(tmp_path) -> None:
     try:
         model = model_dir()

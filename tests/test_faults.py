@@ -183,3 +183,29 @@ def test_faults_through_the_real_lm_eval_cli(tmp_path):
         got = reported[f"{name},none"]  # null in the (strict JSON) results file where undefined
         assert (math.nan if got is None else got) == pytest.approx(value, nan_ok=True)
     assert reported["episode_failed,none"] == 0.5
+
+
+def test_nan_log_likelihoods_through_the_real_lm_eval_cli_are_invalid_items_not_a_perfect_score(tmp_path):
+    """A backend whose every log-likelihood is NaN used to get acc 1, acc_norm 1 and ece 0 (the best
+    value) on cog_stroop_mc: np.argmax of a NaN row is 0, and NaN confidences fell in no ECE bin."""
+    from lm_eval_cli import cog_env
+
+    tests = str(Path(__file__).parent)
+    code = f"import sys; sys.path.insert(0, {tests!r}); import fault_backend; from lm_eval.__main__ import cli_evaluate; cli_evaluate()"
+    # Quoted: lm-eval would parse a bare nan into a float and write it into the results' config.
+    args = ["--model", "cog-fault", "--model_args", "ll='nan'", "--tasks", "cog_stroop_mc", "--limit", "4",
+            "--output_path", str(tmp_path / "out"), "--log_samples"]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=cog_env(), capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    (results,) = glob.glob(str(tmp_path / "out" / "*" / "results_*.json"))
+    strict = {"parse_constant": lambda token: pytest.fail(f"non-strict JSON token {token}")}
+    reported = json.loads(Path(results).read_text(), **strict)["results"]["cog_stroop_mc"]
+    assert reported["acc,none"] == reported["acc_norm,none"] == 0.0
+    assert reported["invalid_rate,none"] == 1.0
+    # Undefined, never 0: no item has a probability distribution over its choices.
+    for name in ("ece", "brier_score", "lure_margin", "lure_margin_incongruent"):
+        assert reported[f"{name},none"] is None, name
+    (samples,) = glob.glob(str(tmp_path / "out" / "*" / "samples_cog_stroop_mc_*.jsonl"))
+    rows = [json.loads(line, **strict) for line in Path(samples).read_text().splitlines()]
+    assert len(rows) == 4 and all(r["invalid_rate"] == 1.0 and r["acc"] == 0.0 for r in rows)

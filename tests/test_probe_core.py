@@ -11,7 +11,7 @@ import pytest
 
 from lm_eval_cog.probes import aggregations as agg
 from lm_eval_cog.probes.core import NO_ANSWER, REGISTRY, get_probe, normalize_answer
-from lm_eval_cog.probes.reference import play
+from lm_eval_cog.probes.reference import aggregate, play
 
 ROOT = Path(__file__).resolve().parents[1]
 STROOP = get_probe("stroop")
@@ -170,3 +170,47 @@ def test_ece_weights_each_bin_by_its_share_of_items():
     assert agg.ece([(0.0, 0.0), (1.0, 1.0)]) == 0.0  # the edges fall in the first and the last bin
     assert agg.ece([(0.7, 1.0)]) == pytest.approx(0.3)
     assert math.isnan(agg.ece([]))
+
+
+@pytest.mark.parametrize(
+    "lls",
+    [[math.nan] * 4, [math.inf] * 4, [-math.inf] * 4, [-1.0, math.nan, -2.0, -3.0], [math.inf, -9.0, -9.0, -9.0]],
+    ids=["all-nan", "all-inf", "all-minus-inf", "one-nan", "one-inf"],
+)
+def test_a_non_finite_log_likelihood_makes_the_mc_item_invalid_never_a_choice(lls):
+    # gold 0: np.argmax of a NaN row is 0, so a NaN backend used to be "right" on every gold-0 item.
+    scores = STROOP.score_mc(_doc(gold=0, lure=3), lls)
+    assert scores["acc"] == scores["acc_norm"] == scores["acc_incongruent"] == 0.0
+    assert scores["invalid_rate"] == 1.0 and scores["acc_chance"] == 0.25
+    assert math.isnan(scores["brier_score"]) and math.isnan(scores["ece"][0]) and scores["ece"][1] == 0.0
+    assert math.isnan(scores["lure_margin"]) and math.isnan(scores["lure_margin_incongruent"])
+    assert scores["word_error_share"] == (True, 0.0)  # an error, but no reading of the word (as in _gen)
+
+
+def test_a_finite_mc_item_is_valid():
+    assert STROOP.score_mc(_doc(), [-0.5, -3.0, -4.0, -1.25])["invalid_rate"] == 0.0
+
+
+def test_ece_counts_only_the_items_with_a_finite_confidence():
+    # 4 items at confidence 0.05, all right: |1 - 0.05| = 0.95. Four NaN confidences beside them used
+    # to count in N without falling in any bin: 4/8 * 0.95 = 0.475.
+    right = [(0.05, 1.0)] * 4
+    assert agg.ece(right + [(math.nan, 0.0)] * 4) == pytest.approx(0.95)
+    # Bin (0.8, 0.9]: 0.9, 0.9 with accuracy 1/2 -> 2/3 * 0.4; bin (0.2, 0.3]: 0.3, wrong -> 1/3 * 0.3.
+    mixed = [(0.9, 1.0), (0.9, 0.0), (0.3, 0.0), (math.nan, 0.0), (math.inf, 1.0)]
+    assert agg.ece(mixed) == pytest.approx(2 / 3 * 0.4 + 1 / 3 * 0.3)
+    assert math.isnan(agg.ece([(math.nan, 0.0)] * 4))  # undefined, not 0.0 (the best value)
+
+
+def test_mc_metrics_of_a_partly_invalid_run_are_over_the_valid_items_and_its_invalid_rate_counts_the_rest():
+    # Two valid items, p = (0.5, 0.25, 0.125, 0.125) with gold 3 (Brier 1.09375, conf 0.5, wrong) and
+    # lls making gold certain (Brier 0, conf 1, right), then two NaN items.
+    half = [math.log(0.5), math.log(0.25), math.log(0.125), math.log(0.125)]
+    rows = [STROOP.score_mc(_doc(), half), STROOP.score_mc(_doc(), [-800.0, -800.0, -800.0, 0.0])]
+    rows += [STROOP.score_mc(_doc(), [math.nan] * 4)] * 2
+    out = aggregate(STROOP, rows)
+    assert out["acc"] == 0.25 and out["invalid_rate"] == 0.5
+    assert out["brier_score"] == pytest.approx(1.09375 / 2)
+    assert out["ece"] == pytest.approx(0.5 * 0.5 + 0.5 * 0.0)  # bins (0.4, 0.5] wrong, (0.9, 1] right
+    # log p(gold) - log p(lure, green): ln 0.125 - ln 0.5 = -ln 4, and 0 - (-800) = 800.
+    assert out["lure_margin"] == out["lure_margin_incongruent"] == pytest.approx((800.0 - math.log(4)) / 2)

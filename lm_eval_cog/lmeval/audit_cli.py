@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from lm_eval_cog.audit.items import AuditInputError, AuditItem
+from lm_eval_cog.lmeval.audit_source import Skipped
 from lm_eval_cog.audit.table import DEFAULT_ALPHA, DEFAULT_THRESHOLD, Row, audit_items, flag, to_csv, to_json
 from lm_eval_cog.audit.table import to_markdown, to_text
 
@@ -23,19 +24,33 @@ def _identity(item: AuditItem) -> tuple:
 
 def collect(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None, limit: int | None,
             include_paths: tuple[str, ...]) -> dict[str, list[AuditItem]]:
-    """Items per task, pooled over ``seeds`` (an item that does not change with the seed counts once)."""
+    """Items per task, pooled over ``seeds`` (an item that does not change with the seed counts once).
+
+    Documents without a usable key are left out with one note per task on stderr (counted over the
+    seeds, naming the first such document).
+    """
     from lm_eval_cog.lmeval.audit_source import load_tasks, task_items
 
     pooled: dict[str, list[AuditItem]] = {}
     seen: dict[str, set[tuple]] = {}
+    skipped: dict[str, Skipped] = {}
     for seed in seeds or (None,):
         metadata = {k: v for k, v in (("seed", seed), ("items", items)) if v is not None}
         for name, task in load_tasks(tasks, include_paths, metadata).items():
-            for item in task_items(name, task, limit):
+            found, left_out = task_items(name, task, limit)
+            if left_out is not None:
+                if name in skipped:
+                    skipped[name].count += left_out.count
+                    skipped[name].total += left_out.total
+                else:
+                    skipped[name] = left_out
+            for item in found:
                 key = _identity(item)
                 if key not in seen.setdefault(name, set()):
                     seen[name].add(key)
                     pooled.setdefault(name, []).append(item)
+    for name, left_out in skipped.items():
+        click.echo(f"note: {left_out.note(name)}", err=True)
     return pooled
 
 

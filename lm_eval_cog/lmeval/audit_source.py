@@ -9,7 +9,9 @@ give the key away.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,22 +74,72 @@ def _condition(doc: dict[str, Any]) -> str:
     return str(doc["condition"])
 
 
-def task_items(name: str, task: Any, limit: int | None = None) -> list[AuditItem]:
-    """The task's documents as audit items, as lm-eval shows them (zero-shot prompt)."""
+@dataclass
+class Skipped:
+    """The documents of one task the audit cannot use: how many of how many, and the first of them."""
+
+    count: int
+    total: int
+    first: int
+    reason: str
+
+    def note(self, name: str) -> str:
+        return (f"task {name!r}: {self.count} of {self.total} documents skipped, without a usable key "
+                f"(first: document {self.first}, {self.reason})")
+
+
+def _gold(choices: Sequence[str], target: Any) -> int | str:
+    """The key's index among ``choices``, or why there is none (lm-eval reads the target as its
+    ``process_results`` does: a string is a choice's text, an integer a choice's index)."""
+    if len(choices) < 2:
+        return f"{len(choices)} choice(s): a blind strategy needs at least 2"
+    if isinstance(target, list):  # several right answers: the first (lm-eval's acc counts any)
+        if not target:
+            return "an empty list of targets"
+        target = target[0]
+    if isinstance(target, str):
+        return choices.index(target) if target in choices else f"target {target!r} is not one of its {len(choices)} choices"
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral):  # numpy integers are Integral
+        return f"target {target!r} is neither a choice nor a choice index"
+    if not 0 <= target < len(choices):
+        unlabelled = " (an unlabelled split?)" if target < 0 else ""
+        return f"target {target} is not a choice index 0..{len(choices) - 1}{unlabelled}"
+    return int(target)
+
+
+def task_items(name: str, task: Any, limit: int | None = None) -> tuple[list[AuditItem], Skipped | None]:
+    """The task's documents as audit items, as lm-eval shows them (zero-shot prompt), and the
+    documents left out because they have no usable key (a target that is not among the choices,
+    -1 for an unlabelled split, fewer than 2 choices, a document lm-eval cannot render).
+
+    Raises :class:`AuditInputError` (naming the task and the first document) when none is usable.
+    """
     docs = list(task.eval_docs)
     if limit is not None:
         docs = docs[:limit]
     if not docs:
         raise AuditInputError(f"task {name!r} has no documents to audit")
-    items = []
-    for doc in docs:
-        choices = [str(c) for c in task.doc_to_choice(doc)]
-        target = task.doc_to_target(doc)
-        if isinstance(target, list):  # several right answers: the first (lm-eval's acc counts any)
-            target = target[0]
-        gold = choices.index(str(target)) if isinstance(target, str) else int(target)
-        items.append(make_item(str(task.doc_to_text(doc)), choices, gold, _condition(doc)))
-    return items
+    items: list[AuditItem] = []
+    skipped: Skipped | None = None
+    for index, doc in enumerate(docs):
+        try:
+            choices = [str(c) for c in task.doc_to_choice(doc)]
+            gold = _gold(choices, task.doc_to_target(doc))
+            if not isinstance(gold, str):
+                items.append(make_item(str(task.doc_to_text(doc)), choices, gold, _condition(doc)))
+                continue
+            reason = gold
+        except Exception as error:  # a document lm-eval cannot render: skipped like one without a key
+            reason = f"{type(error).__name__}: {error}"
+        if skipped is None:
+            skipped = Skipped(0, len(docs), index, " ".join(reason.split()))
+        skipped.count += 1
+    if not items and skipped is not None:
+        raise AuditInputError(
+            f"task {name!r}: none of its {len(docs)} documents can be audited "
+            f"(document {skipped.first}: {skipped.reason})"
+        )
+    return items, skipped
 
 
 def choices_only_context(item: AuditItem) -> str:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -68,8 +69,14 @@ REGISTRY: dict[str, str] = {
     if not m.ispkg and not m.name.startswith("_") and m.name not in _NOT_PROBES
 }
 #: Standard metrics aggregated otherwise than by the mean: name -> (aggregation, higher_is_better).
-#: ``ece``: the MC form's implicit calibration (see :meth:`Probe.score_mc`).
-CALIBRATION: dict[str, tuple[str, bool]] = {"ece": ("ece", False)}
+#: ``ece``: the MC form's implicit calibration (see :meth:`Probe.score_mc`); ``brier_score`` is the mean
+#: over the items with finite log-likelihoods (an invalid item's is NaN, left out; null when none is).
+CALIBRATION: dict[str, tuple[str, bool]] = {
+    "ece": ("ece", False),
+    "brier_score": ("lm_eval_cog.stderr.nanmean", False),
+}
+#: The aggregation of the lure margins: a mean over the items with finite log-likelihoods.
+LURE_MARGIN_AGGREGATION = "lm_eval_cog.stderr.nanmean"
 #: The reference players of ``--model cog_baseline`` on probes.
 POLICIES = ("random", "optimal", "prepotent")
 #: The probes' characteristic non-ideal player (``policy="heuristic"``, as every paradigm declares one).
@@ -268,7 +275,7 @@ class Probe:
     def metric_names(self, form: str) -> list[str]:
         """Every metric a document of ``form`` (``mc`` or ``gen``) can report, in order."""
         mc = form == "mc"
-        names = ["acc", "acc_norm", "brier_score", "ece"] if mc else ["acc", "invalid_rate"]
+        names = ["acc", "acc_norm", "brier_score", "ece", "invalid_rate"] if mc else ["acc", "invalid_rate"]
         names += ["lure_margin"] if mc and self.lure_conditions else []
         names += ["acc_chance"] + [f"acc_{c}" for c in self.conditions]
         names += [f"lure_margin_{c}" for c in self.lure_conditions] if form == "mc" else []
@@ -297,8 +304,10 @@ class Probe:
 
     @property
     def custom_aggregations(self) -> dict[str, tuple[str, bool]]:
-        """Every metric not aggregated by the mean: the calibration metric and the effects."""
-        return {**CALIBRATION, **self.effects}
+        """Every metric not aggregated by the mean: the calibration metrics, the lure margins (means of
+        the finite values) and the effects."""
+        margins = ["lure_margin", *(f"lure_margin_{c}" for c in self.lure_conditions)] if self.lure_conditions else []
+        return {**CALIBRATION, **{m: (LURE_MARGIN_AGGREGATION, True) for m in margins}, **self.effects}
 
     def score_mc(self, doc: Mapping[str, Any], lls: Sequence[float]) -> dict[str, Any]:
         """Metrics of a ``_mc`` item from the log-likelihood of each choice.
@@ -307,8 +316,22 @@ class Probe:
         choices' log-likelihoods. ``brier_score`` = sum over choices of (p_k - 1[k = gold])^2
         (Brier 1950; lm-eval's multi-class ``brier_score``), 0 best, 2 worst;
         ``ece`` gets (p of the chosen answer, correct) for the expected calibration error.
+
+        A log-likelihood that is not finite (NaN, ±inf: a broken or overflowing backend; a real
+        model's log-probability of a choice is finite) makes the item invalid, as an unreadable
+        ``_gen`` answer is: wrong (``acc``, ``acc_norm`` and its condition 0), counted in
+        ``invalid_rate``, never a choice; its confidence, Brier score and lure margin are NaN, so the
+        calibration metrics and margins are over the valid items only (null when none is valid).
         """
         lls = np.asarray(lls, dtype=float)
+        if not np.isfinite(lls).all():
+            # np.argmax would pick the first NaN as the "choice", and a NaN confidence would land in
+            # no ECE bin while counting in its total: a NaN backend scored as perfect.
+            out = {**self.score(doc, None), "acc_norm": 0.0, "brier_score": math.nan, "ece": (math.nan, 0.0),
+                   "invalid_rate": 1.0}
+            if doc["lure"] != -1:
+                out["lure_margin"] = out[f"lure_margin_{doc['condition']}"] = math.nan
+            return out
         lengths = np.array([float(len(c)) for c in doc["choices"]])
         pred = int(np.argmax(lls))
         probs = np.exp(lls - lls.max())
@@ -320,6 +343,7 @@ class Probe:
             "acc_norm": float(int(np.argmax(lls / lengths)) == doc["gold"]),
             "brier_score": float(np.sum((probs - truth) ** 2)),
             "ece": (float(probs[pred]), float(pred == doc["gold"])),
+            "invalid_rate": 0.0,
         }
         if doc["lure"] != -1:
             margin = float(lls[doc["gold"]] - lls[doc["lure"]])

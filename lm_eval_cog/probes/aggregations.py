@@ -82,7 +82,13 @@ def ece(items: Sequence[tuple[float, float]], bins: int = 10) -> float:
     ``(confidence, correct)``: sum over equal-width confidence bins of
     (items in bin / N) * |accuracy in bin - mean confidence in bin|. Bin b holds
     confidences in (b/bins, (b+1)/bins]; a confidence of 0 falls in the first bin.
+
+    Over the items whose confidence is finite (N counts only those): an invalid item (a NaN
+    log-likelihood, :meth:`~lm_eval_cog.paradigms.probe_base.Probe.score_mc`) has no confidence.
+    Counting it in N while it falls in no bin would shrink the error towards 0, the best value.
+    NaN (undefined) when no confidence is finite.
     """
+    items = [(float(c), float(y)) for c, y in items if math.isfinite(float(c)) and math.isfinite(float(y))]
     if not items:
         return math.nan
     total = 0.0
