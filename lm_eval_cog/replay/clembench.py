@@ -160,7 +160,30 @@ def logged_outcome(ep: PublishedEpisode) -> Outcome | None:
         return Outcome(outcome, main, "game master log")
     if "invalid format" in actions and ep.game in ("referencegame", "imagegame"):
         return Outcome(ABORTED, None, "game master log")
+    if ep.game == "referencegame":
+        return _reference_logged(ep)
     return None
+
+
+#: The answers v1.6's Reference game master accepted, and the grid (0-2) each names.
+_REFERENCE_ANSWERS = {"first": 0, "second": 1, "third": 2}
+_GRID_BLOCK = r"\s*\n\n((?:[^\n]+\n){4}[^\n]+)"
+
+
+def _reference_logged(ep: PublishedEpisode) -> Outcome | None:
+    """The answer v1.6's game master parsed (its log's ``answer``), against the position of the target
+    grid (the giver's ``Target grid``) among the follower's three: success (100) or lose (0)."""
+    answers = [str(_action(e).get("answer", "")).strip().lower() for e in ep.events
+               if e.get("from") == "GM" and e.get("to") == "GM" and "answer" in _action(e)]  # fmt: skip
+    giver, follower = ep.messages_to(1), ep.messages_to(2)
+    if not answers or answers[-1] not in _REFERENCE_ANSWERS or not giver or not follower:
+        return None
+    target = re.search("Target grid:" + _GRID_BLOCK, giver[0])
+    shown = [re.search(f"{name}:" + _GRID_BLOCK, follower[0]) for name in ("First", "Second", "Third")]
+    if target is None or any(m is None for m in shown):
+        return None
+    won = shown[_REFERENCE_ANSWERS[answers[-1]]][1] == target[1]
+    return Outcome(SUCCESS if won else LOSE, 100.0 if won else 0.0, "game master log")
 
 
 def reference_outcome(ep: PublishedEpisode, paper: bool) -> Outcome | None:

@@ -72,7 +72,8 @@ def taboo(ep: PublishedEpisode) -> Rebuild:
     if band not in EXPERIMENTS:
         raise TranscriptError(f"taboo experiment {ep.experiment!r} is none of {', '.join(EXPERIMENTS)}")
     prompt = _first(ep, 1, "the target word")
-    target = _search(r"needs to guess:\s*\n\s*(\S[^\n]*?)\s*\n", prompt, "the target word")[1]
+    # The target is the one line between the announcement and "Related words are:".
+    target = _search(r"needs to guess:[ \t]*\n\s*([^\n:]+?)[ \t]*\n\s*Related words are:", prompt, "the target word")[1]
     related_block = _search(r"Related words are:\s*\n((?:\s*- [^\n]*\n?)+)", prompt, "the related words")[1]
     related = tuple(line.strip()[2:].strip() for line in related_block.strip().splitlines() if line.strip())
     tries = re.search(r"guess the target word in (\d+) tries|guess it in (\d+) tries", prompt + "\n".join(ep.messages_to(2)))

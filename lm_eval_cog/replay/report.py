@@ -44,6 +44,12 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def _short(model: str) -> str:
+    """A self-play pair (``A--A``) by its one model's name."""
+    first, _, second = model.partition("--")
+    return first if first == second else model
+
+
 def _kind(v: str) -> str:
     return DOCUMENTED if v.startswith(DOCUMENTED + ":") else v
 
@@ -54,13 +60,13 @@ def table(data: Sequence[dict[str, Any]]) -> list[str]:
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in data:
         groups[(row["model"], row["game"])].append(row)
-    head = f"{'model':<34} {'game':<18} {'n':>3} {'ident':>5} {'doc':>4} {'unexp':>5} {'err':>4}  " \
+    head = f"{'model':<36} {'game':<18} {'n':>3} {'ident':>5} {'doc':>4} {'unexp':>5} {'err':>4}  " \
            f"{'success ref/ours':>16}  {'main ref/ours':>15}"  # fmt: skip
     lines = [head, "-" * len(head)]
     for (model, game), group in sorted(groups.items()):
         kinds = Counter(_kind(r["verdict"]) for r in group)
         lines.append(
-            f"{model[:34]:<34} {game:<18} {len(group):>3} {kinds[IDENTICAL]:>5} {kinds[DOCUMENTED]:>4} "
+            f"{_short(model)[:36]:<36} {game:<18} {len(group):>3} {kinds[IDENTICAL]:>5} {kinds[DOCUMENTED]:>4} "
             f"{kinds[UNEXPLAINED]:>5} {kinds[ERROR]:>4}  {_pair(group, _success):>16}  {_pair(group, _main):>15}"
         )
     documented = Counter(r["verdict"].split(":", 1)[1] for r in data if _kind(r["verdict"]) == DOCUMENTED)
