@@ -218,3 +218,62 @@ def test_csv_escapes_a_reason_with_commas_quotes_and_line_breaks(tmp_path):
         (read,) = list(csv.DictReader(handle))
     assert read["reason"] == reason
     assert json.loads(json_path.read_text(encoding="utf-8"), parse_constant=_no_constant)["rows"][0]["ours"]["main_score"] is None
+
+
+def _row(game: str, reference: Outcome, ours: Outcome, log: list[dict]):
+    from lm_eval_cog.replay.play import Replayed
+
+    return Replayed(Path("p"), game, "0_x", 0, "m", reference=reference, ours=ours, log=log)
+
+
+@pytest.mark.parametrize(
+    ("game", "reference", "ours", "last_move", "expected"),
+    [
+        # v1.6 aborted at "Answer: First||"; we read the answer and scored it.
+        ("referencegame", Outcome("aborted", None), Outcome("success", 100.0),
+         {"role": "follower", "status": "valid"}, "documented:reference-v1.6-answer-pattern"),
+        # The same outcomes, but our follower's reply was invalid too: not that difference.
+        ("referencegame", Outcome("aborted", None), Outcome("success", 100.0),
+         {"role": "follower", "status": "invalid"}, "unexplained"),
+        ("taboo", Outcome("success", 100.0), Outcome("lose", 0.0),
+         {"action": "clue", "taboo_strict": True, "taboo_paper": False}, "documented:taboo-strict-rule"),
+        # Both rules call the clue taboo: clembench v1.6 should have too, so it is unexplained.
+        ("taboo", Outcome("success", 100.0), Outcome("lose", 0.0),
+         {"action": "clue", "taboo_strict": True, "taboo_paper": True}, "unexplained"),
+        ("wordle", Outcome("lose", 0.0), Outcome("aborted", None),
+         {"status": "invalid", "reason": "UNKNOWN_TAGS: the reply has more than 2 lines"},
+         "documented:wordle-v1.6-reply-form"),
+        ("wordle", Outcome("lose", 0.0), Outcome("aborted", None),
+         {"status": "invalid", "reason": "INVALID_WORD_LENGTH: 6 letters"}, "unexplained"),
+        ("imagegame", Outcome("lose", 40.0), Outcome("aborted", None),
+         {"role": "giver", "status": "invalid", "content": "Instruction: Put an X in the top left"},
+         "documented:image-v1.6-instruction-tag"),
+        ("taboo", Outcome("success", 50.0), Outcome("success", 50.0), {}, "identical"),
+        ("taboo", Outcome("success", 50.0), Outcome("success", 100.0), {"action": "guess"}, "unexplained"),
+    ],
+)  # fmt: skip
+def test_each_difference_explains_only_the_episodes_it_changes(game, reference, ours, last_move, expected):
+    log = [{"type": "move", **last_move}, {"type": "end"}] if last_move else []
+    assert verdict(_row(game, reference, ours, log)) == expected
+
+
+def test_preset_paper_is_passed_to_the_games_and_takes_the_paper_scorer_as_reference(monkeypatch, tmp_path, capsys):
+    # The paper preset is another branch's work: stand it in with the default parameters, so that
+    # what this test pins is the replay's side (the preset reaches every game; the reference changes).
+    from lm_eval_cog.paradigms import get_paradigm
+    from lm_eval_cog.replay.instances import GAMES
+
+    for game in GAMES:
+        presets = get_paradigm(game).presets
+        monkeypatch.setitem(presets, "paper", presets["default"])
+    out = tmp_path / "out"
+    assert main(["replay", str(RUNS / LLAMA8), "--preset", "paper", "--strict", "--out", str(out)]) == 0
+    rows = json.loads((out / "replay.json").read_text(encoding="utf-8"))["rows"]
+    assert len(rows) == 66
+    # The paper scorer failed on the v1.6 Wordle logs (KeyError): there the run's own scores.json.
+    assert {(r["game"].startswith("wordle"), r["reference"]["source"]) for r in rows} == {
+        (False, "scores_reference.json"), (True, "scores.json")}  # fmt: skip
+    # The paper's scorer reads "Answer: 1||" as we do: every Reference episode identical.
+    assert _verdicts(rows, LLAMA8)["referencegame"] == {"identical": 30}
+    assert _verdicts(rows, LLAMA8)["taboo"] == {"identical": 29, "documented:taboo-strict-rule": 1}
+    capsys.readouterr()

@@ -187,8 +187,8 @@ def _reference_logged(ep: PublishedEpisode) -> Outcome | None:
 
 
 def reference_outcome(ep: PublishedEpisode, paper: bool) -> Outcome | None:
-    """The reference: with ``paper``, the paper scorer's result (``scores_reference.json``);
-    otherwise the run's own ``scores.json``, else the outcome its game master logged, else (where the
+    """The reference: with ``paper``, the paper scorer's result (``scores_reference.json``; where it
+    has none, the run's own as below); otherwise the run's own ``scores.json``, else the outcome its game master logged, else (where the
     run published neither) ``scores_reference.json``. None when there is none."""
     own = None
     if ep.scores is not None and isinstance(ep.scores.get("episode scores"), Mapping):
@@ -198,7 +198,8 @@ def reference_outcome(ep: PublishedEpisode, paper: bool) -> Outcome | None:
     if ep.scores_reference is not None and isinstance(ep.scores_reference.get("episode scores"), Mapping):
         ref = from_episode_scores(ep.scores_reference["episode scores"], "scores_reference.json")
     if paper:
-        return ref
+        # Where the paper scorer failed (v1.6 Wordle logs lack keys it reads), the run's own scores.
+        return ref or own
     return own or ref
 
 
