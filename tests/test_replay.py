@@ -31,6 +31,8 @@ LLAMA70 = "Meta-Llama-3.1-70B-Instruct-t0.0--Meta-Llama-3.1-70B-Instruct-t0.0"
 GPT4O = "gpt-4o-2024-05-13-t0.0--gpt-4o-2024-05-13-t0.0"
 CLI = shutil.which("lm-eval-cog", path=str(Path(sys.executable).parent)) or shutil.which("lm-eval-cog")
 TABOO_EP0 = f"{LLAMA8}/taboo/0_high_en/episode_0/interactions.json"
+#: One worker runs the module: its fixture (one real command on all 84 episodes) runs once.
+pytestmark = pytest.mark.xdist_group("replay")
 
 
 @pytest.fixture(scope="module")
@@ -277,3 +279,16 @@ def test_preset_paper_is_passed_to_the_games_and_takes_the_paper_scorer_as_refer
     assert _verdicts(rows, LLAMA8)["referencegame"] == {"identical": 30}
     assert _verdicts(rows, LLAMA8)["taboo"] == {"identical": 29, "documented:taboo-strict-rule": 1}
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [[1, "x", None], [[{"from": "GM", "to": "Player 1", "action": "not a dict"}]],
+     [[{"from": "Player 1", "to": "GM", "action": {"type": "get message", "content": 7}}]]],
+)  # fmt: skip
+def test_a_malformed_transcript_is_a_row_with_its_reason_never_a_crash(tmp_path, turns):
+    path = tmp_path / "pair" / "taboo" / "0_high_en" / "episode_0" / "interactions.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"turns": turns}), encoding="utf-8")
+    (row,) = replay(list(clembench.episodes(tmp_path)))
+    assert row.error and row.ours is None and verdict(row) == "error"

@@ -51,7 +51,8 @@ class PublishedEpisode:
     @property
     def events(self) -> list[Mapping[str, Any]]:
         """Every logged event, in order (clembench nests them by round)."""
-        return [e for rnd in self.interactions.get("turns", []) for e in rnd if isinstance(e, Mapping)]
+        rounds = [r for r in self.interactions.get("turns", []) if isinstance(r, list)]
+        return [e for rnd in rounds for e in rnd if isinstance(e, Mapping)]
 
     def messages_to(self, player: int) -> list[str]:
         """What the game master sent to ``player`` (1 or 2), in order."""

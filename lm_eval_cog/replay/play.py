@@ -101,6 +101,9 @@ def replay(items: Sequence[tuple[Path, PublishedEpisode | TranscriptError]], *, 
         except (TranscriptError, ValueError) as exc:
             row.error = str(exc)
             continue
+        except Exception as exc:  # noqa: BLE001 - a malformed transcript is this episode's row, not the run's end
+            row.error = f"cannot rebuild the episode: {type(exc).__name__}: {exc}"
+            continue
         specs.append({"paradigm": row.rebuilt.game, "preset": preset, "strategy": None,
                       "overrides": dict(row.rebuilt.overrides), "seed": 0, "index": 0,
                       "instance": row.rebuilt.instance})  # fmt: skip

@@ -131,7 +131,8 @@ _STRICT = click.option(
     help=(
         "Reports from lm-eval output folders. Every command reads the results_*.json (and, for report, the "
         "samples_*.jsonl) that lm-eval wrote under each OUTPUT_DIR, searched recursively, and writes a new folder "
-        "-o OUT with a self-contained index.html (no network needed). Input folders are never modified."
+        "-o OUT with a self-contained index.html (no network needed). Input folders are never modified. "
+        "replay reads published clembench transcripts instead."
     )
 )
 def cli() -> None:
@@ -342,11 +343,13 @@ def summary_cmd(output_dir: Path, label: str | None) -> None:
 @cli.command(
     "replay",
     help=(
-        "Play published clembench transcripts (clembench-runs' layout under PATH, at any depth: "
-        "<model pair>/<game>/<experiment>/episode_<n>/interactions.json) through our game masters, each "
-        "model reply given to the role that made it, and set each episode's outcome and main score beside "
-        "the run's own (scores.json, else the outcome its game master logged, else scores_reference.json). "
-        "Verdicts: identical, documented:<difference> (listed in docs/games.md), unexplained, error."
+        "Play published clembench transcripts through our game masters, each model reply given to the role "
+        "that made it, and set each episode's outcome and main score beside the run's own. Reads every "
+        "<model pair>/<game>/<experiment>/episode_<n>/interactions.json under PATH (clembench-runs' layout, at "
+        "any depth) and the scores.json or scores_reference.json beside it; the reference is scores.json, else "
+        "the outcome the run's game master logged, else scores_reference.json. Prints a table per model and "
+        "game. Writes, with --out DIR, replay.csv and replay.json (one row per episode). Verdicts: identical, "
+        "documented:<difference> (listed in docs/games.md), unexplained, error (not replayed, with the reason)."
     ),
 )
 @click.argument("path", type=click.Path(path_type=Path))
