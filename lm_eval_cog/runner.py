@@ -197,14 +197,20 @@ def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str
     """Build and reset one environment per spec (``spec["seed"]`` seeds the episode)."""
     episodes: list[Episode | GameEpisode] = []
     for spec in specs:
-        ep: Episode | GameEpisode = Episode(spec=dict(spec))
+        # A game's given instance (lm_eval_cog.replay) goes to reset, never into the transcript.
+        spec = dict(spec)
+        instance = spec.pop("instance", None)
+        ep: Episode | GameEpisode = Episode(spec=spec)
         try:
             env = make_env(spec)
             if getattr(env, "roles", None):  # a game: one conversation per model role
                 ep = GameEpisode(spec=ep.spec)
             ep.env = env
             # The index lets a game deal its instances out by experiment (episode i: experiment i mod k).
-            message, info = env.reset(seed=spec["seed"], options={"index": spec.get("index", 0)})
+            options = {"index": spec.get("index", 0)}
+            if instance is not None:
+                options["instance"] = instance
+            message, info = env.reset(seed=spec["seed"], options=options)
             if isinstance(ep, GameEpisode):
                 ep.open(message, info)
             else:

@@ -132,7 +132,8 @@ _STRICT = click.option(
     help=(
         "Reports from lm-eval output folders. Every command reads the results_*.json (and, for report, the "
         "samples_*.jsonl) that lm-eval wrote under each OUTPUT_DIR, searched recursively, and writes a new folder "
-        "-o OUT with a self-contained index.html (no network needed). Input folders are never modified."
+        "-o OUT with a self-contained index.html (no network needed). Input folders are never modified. "
+        "replay reads published clembench transcripts instead."
     )
 )
 def cli() -> None:
@@ -345,6 +346,53 @@ def summary_cmd(output_dir: Path, label: str | None) -> None:
     for line in summary_lines(run):
         click.echo(line)
     _warn([run])
+
+
+@cli.command(
+    "replay",
+    help=(
+        "Play published clembench transcripts through our game masters, each model reply given to the role "
+        "that made it, and set each episode's outcome and main score beside the run's own. Reads every "
+        "<model pair>/<game>/<experiment>/episode_<n>/interactions.json under PATH (clembench-runs' layout, at "
+        "any depth) and the scores.json or scores_reference.json beside it; the reference is scores.json, else "
+        "the outcome the run's game master logged, else scores_reference.json. Prints a table per model and "
+        "game. Writes, with --out DIR, replay.csv and replay.json (one row per episode). Verdicts: identical, "
+        "documented:<difference> (listed in docs/games.md), unexplained, error (not replayed, with the reason)."
+    ),
+)
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="Write replay.csv and replay.json (strict JSON) to this folder.")
+@click.option("--preset", default="default", show_default=True,
+              help="The games' preset; with 'paper' the reference is the paper scorer's (scores_reference.json).")
+@click.option("--strict", is_flag=True, help="Exit with status 1 on any unexplained verdict or episode not replayed.")
+def replay_cmd(path: Path, out_dir: Path | None, preset: str, strict: bool) -> None:
+    from lm_eval_cog.replay.clembench import episodes
+    from lm_eval_cog.replay.play import replay
+    from lm_eval_cog.replay.report import rows, table, write
+
+    from lm_eval_cog.paradigms import get_paradigm
+    from lm_eval_cog.paradigms.base import unknown_name_message
+    from lm_eval_cog.replay.instances import GAMES
+
+    if not path.is_dir():
+        raise ReportInputError(f"replay: PATH {path} is not a folder")
+    for game in GAMES:  # before any episode is read: one line, not one error per episode
+        presets = get_paradigm(game).presets
+        if preset not in presets:
+            raise ReportInputError(f"replay: --preset: {unknown_name_message(f'{game} preset', preset, presets)}")
+    items = list(episodes(path))
+    if not items:
+        raise ReportInputError(f"replay: no episode_<n>/interactions.json under {path}")
+    data = rows(replay(items, preset=preset), path)
+    for line in table(data):
+        click.echo(line)
+    if out_dir is not None:
+        for written in write(out_dir, data):
+            click.echo(f"wrote {written}")
+    bad = [r for r in data if r["verdict"] in ("unexplained", "error")]
+    if strict and bad:
+        raise StrictWarnings(f"{len(bad)} episode(s) unexplained or not replayed under --strict")
 
 
 # The shortcut audit is its own package; it joins the one command line here, as does the task list.

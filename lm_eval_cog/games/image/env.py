@@ -26,7 +26,8 @@ class ImageEnv(GameEnv):
         experiment = self.params.experiment
         if experiment == "all":
             experiment = EXPERIMENTS[int(options.get("index", 0)) % len(EXPERIMENTS)]
-        self.instance: Instance = draw_instance(self.rng, experiment)
+        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
+        self.instance: Instance = options.get("instance") or draw_instance(self.rng, experiment)
         self.commands = 0
         self.command = ""
         #: The drawer's last grid in the required form (None before its first).

@@ -103,7 +103,8 @@ class PrivateSharedEnv(GameEnv):
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         self.experiment = EXPERIMENTS[experiment_for(self.params, int(options.get("index", 0)))]
-        self.instance = draw_instance(self.rng, self.experiment)
+        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
+        self.instance = options.get("instance") or draw_instance(self.rng, self.experiment)
         self.slot_names = tuple(self.instance.slots)
         self.instructions = prompts.instructions(self.experiment, self.instance)
         #: Slot -> the index of the answer that first gave it away: shared in every later round.

@@ -28,7 +28,8 @@ class ReferenceEnv(GameEnv):
             category, position = CATEGORIES[index % len(CATEGORIES)], (index // len(CATEGORIES)) % POSITIONS
         else:
             category, position = self.params.experiment, None
-        self.instance: Instance = draw_instance(self.rng, category, position)
+        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
+        self.instance: Instance = options.get("instance") or draw_instance(self.rng, category, position)
         self.due = GIVER
         return giver_prompt(self.instance), self._info()
 

@@ -105,7 +105,8 @@ class TabooEnv(GameEnv):
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p: TabooParams = self.params
         self.experiment = instances.experiment_for(p.experiment, int(options.get("index", 0)))
-        self.instance = instances.draw_word(self.rng, self.experiment)
+        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
+        self.instance = options.get("instance") or instances.draw_word(self.rng, self.experiment)
         self.turn = 1  # the current turn: clue ``turn`` then guess ``turn``
         self.said: dict[str, set[str]] = {DESCRIBER: set(), GUESSER: set()}  # for the repetition counts
         self.due = DESCRIBER

@@ -35,7 +35,8 @@ class WordleEnv(GameEnv):
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         self.experiment = pick_experiment(self.params, options)
         band = word_data().bands[self.experiment]
-        self.target: Target = band[int(self.rng.integers(len(band)))]
+        # A given target (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
+        self.target: Target = options.get("instance") or band[int(self.rng.integers(len(band)))]
         self.guesses: list[str] = []  # committed guesses
         self.phase = GUESS
         self.reprompts = 0  # of the guess now awaited
