@@ -20,12 +20,13 @@ from lm_eval_cog.probes.core import get_probe
 Scores = Callable[[str, Sequence[str]], Sequence[float] | None]
 
 
-def accuracy_by_condition(name: str, scores: Scores | Heuristic, seed: int, n: int) -> dict[str, float]:
-    """Expected accuracy of ``scores`` on the first ``n`` items of probe ``name`` at ``seed``, per
-    condition (and ``"all"``, pooled)."""
+def accuracy_by_condition(name: str, scores: Scores | Heuristic, seeds: int | Sequence[int], n: int) -> dict[str, float]:
+    """Expected accuracy of ``scores`` on the first ``n`` items of probe ``name`` at each of ``seeds``
+    (pooled), per condition (and ``"all"``, pooled)."""
     play = scores.scores if isinstance(scores, Heuristic) else scores
     credits: dict[str, list[float]] = defaultdict(list)
-    for doc in get_probe(name).generate(seed, n):
+    seeds = [seeds] if isinstance(seeds, int) else list(seeds)
+    for doc in (d for seed in seeds for d in get_probe(name).generate(seed, n)):
         item = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"])
         got = play(item.stem, item.options)
         value = 1.0 / len(item.options) if got is None else credit(list(got), item.gold)
@@ -34,6 +35,6 @@ def accuracy_by_condition(name: str, scores: Scores | Heuristic, seed: int, n: i
     return {condition: sum(v) / len(v) for condition, v in credits.items()}
 
 
-def chance_by_condition(name: str, seed: int, n: int) -> dict[str, float]:
+def chance_by_condition(name: str, seeds: int | Sequence[int], n: int) -> dict[str, float]:
     """Chance accuracy (1 / number of options, averaged) per condition and ``"all"``."""
-    return accuracy_by_condition(name, lambda stem, options: None, seed, n)
+    return accuracy_by_condition(name, lambda stem, options: None, seeds, n)
