@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -10,6 +11,7 @@ import pytest
 from lm_eval_cog.probes._analogy_bank import DOMAINS, NONCE_RELATIONS, NONCE_WORDS, RELATIONS
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 ANA = get_probe("analogy")
 QUESTION = re.compile(
@@ -17,53 +19,61 @@ QUESTION = re.compile(
     r"Choose the option that is related to \"\3\" in the same way as \"\2\" is related to \"\1\"\. "
     r"Answer with one word\."
 )
-#: The test's own reading of the stated facts (one pattern per nonce relation, written out here).
+#: The test's own reading of the stated facts (two patterns per nonce relation, head first and tail
+#: first, written out here): relation -> [(pattern, group of the head)].
 FACT_PATTERNS = {
-    "young_of": r"a (\w+) is the young of a (\w+)", "lives_in": r"a (\w+) lives in a (\w+)",
-    "eats": r"a (\w+) eats (\w+)s", "part_of": r"a (\w+) is a part of a (\w+)",
-    "made_of": r"a (\w+) is made of (\w+)", "works_in": r"a (\w+) works in a (\w+)",
+    "young_of": [(r"a (\w+) is the young of a (\w+)", 1), (r"a (\w+) has a (\w+) as its young", 2)],
+    "lives_in": [(r"a (\w+) lives in a (\w+)", 1), (r"a (\w+) is the home of a (\w+)", 2)],
+    "eats": [(r"a (\w+) feeds on (\w+)", 1), (r"(\w+) is the food of a (\w+)", 2)],
+    "part_of": [(r"a (\w+) is a part of a (\w+)", 1), (r"a (\w+) has a (\w+) as one of its parts", 2)],
+    "made_of": [(r"a (\w+) is made of (\w+)", 1), (r"(\w+) is what a (\w+) is made of", 2)],
+    "works_in": [(r"a (\w+) works in a (\w+)", 1), (r"a (\w+) is where a (\w+) works", 2)],
 }
 
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand (the first item of each condition has its key first, the lure second): item 0,
-    # workplace (surgeon : hospital), key miner -> mine; pickaxe is the miner's tool (the lure: C's
-    # partner by the domain's other relation), bakery and oven the baker's workplace and tool. Item 1
-    # is a control: language, Poland -> Polish; Italian another country's language, Ankara and Paris
-    # other countries' capitals. Item 2: the facts say "a naff works in a dax" and "a blick works in a
-    # rellet" (key), "a blick is a part of a tiv" (the lure: C's other stated link), plim and gazzer are
-    # the workplaces of cheb and kloff. Item 3: "a moke works in a fep" (key); yuzz, quib and gorm are
-    # the workplaces of gazzer, tiv and drin.
+    # workplace (lumberjack : forest), key judge -> courtroom; gavel is the judge's tool (the lure: C's
+    # partner by the domain's other relation), forge and anvil the blacksmith's workplace and tool. Item 1
+    # is a control: currency, Norway -> krone; forint another country's currency, Hanoi and Tokyo other
+    # countries' capitals. Item 2: yuzz works in zib; "a lunt works in a grell" (key); "a lunt is the young
+    # of a mup" (the lure: C's link by another relation, C in A's role); lorp works in lunt and quib is a
+    # part of lunt (C in the other role); each option is also a workplace of one more head (moke, drin,
+    # wopp, dorb). Item 3: vek lives in bibber; "a prot lives in a vorn" (key); tiv lives in prot, drin is
+    # a part of prot, gorm is the young of prot (C in the other role).
     docs = ANA.generate(0, 4)
     tail = 'Answer with one word.'
     assert [d["prompt"] for d in docs] == [
-        "Complete the analogy: surgeon is to hospital as miner is to ?\nOptions: mine, pickaxe, bakery, oven\n"
-        'Choose the option that is related to "miner" in the same way as "hospital" is related to "surgeon". ' + tail,
-        "Complete the analogy: Germany is to German as Poland is to ?\nOptions: Polish, Ankara, Italian, Paris\n"
-        'Choose the option that is related to "Poland" in the same way as "German" is related to "Germany". ' + tail,
-        "Here are some facts about a made-up world:\n- a naff works in a dax.\n- a kloff works in a gazzer.\n"
-        "- a cheb works in a plim.\n- a blick works in a rellet.\n- a naff is a part of a slaff.\n"
-        "- a wug works in a wopp.\n- a blick is a part of a tiv.\nUsing only these facts, answer the question.\n"
-        "Complete the analogy: naff is to dax as blick is to ?\nOptions: rellet, tiv, gazzer, plim\n"
-        'Choose the option that is related to "blick" in the same way as "dax" is related to "naff". ' + tail,
-        "Here are some facts about a made-up world:\n- a mup lives in a lunt.\n- a drin works in a gorm.\n"
-        "- a tiv works in a quib.\n- a moke lives in a nuv.\n- a mup works in a pell.\n- a gazzer works in a yuzz.\n"
-        "- a moke works in a fep.\nUsing only these facts, answer the question.\n"
-        "Complete the analogy: mup is to pell as moke is to ?\nOptions: fep, yuzz, quib, gorm\n"
-        'Choose the option that is related to "moke" in the same way as "pell" is related to "mup". ' + tail,
+        "Complete the analogy: lumberjack is to forest as judge is to ?\nOptions: courtroom, gavel, forge, anvil\n"
+        'Choose the option that is related to "judge" in the same way as "forest" is related to "lumberjack". ' + tail,
+        "Complete the analogy: China is to yuan as Norway is to ?\nOptions: krone, Hanoi, forint, Tokyo\n"
+        'Choose the option that is related to "Norway" in the same way as "yuan" is related to "China". ' + tail,
+        "Here are some facts about a made-up world:\n- a lunt is the young of a mup.\n- a wug has a yuzz as its young.\n"
+        "- a lunt works in a grell.\n- a drin works in a mup.\n- a lorp is where a wopp works.\n"
+        "- a quib is a part of a lunt.\n- a yuzz works in a zib.\n- a lunt is where a lorp works.\n"
+        "- a quib is where a dorb works.\n- a moke works in a grell.\nUsing only these facts, answer the question.\n"
+        "Complete the analogy: yuzz is to zib as lunt is to ?\nOptions: grell, mup, lorp, quib\n"
+        'Choose the option that is related to "lunt" in the same way as "zib" is related to "yuzz". ' + tail,
+        "Here are some facts about a made-up world:\n- a fep lives in a gorm.\n- a prot lives in a vorn.\n"
+        "- a drin is a part of a prot.\n- a tiv is the home of a mup.\n- a kiv lives in a vorn.\n"
+        "- a prot has a gorm as its young.\n- a tiv lives in a prot.\n- a vek lives in a bibber.\n"
+        "- a vek is a part of a kloff.\n- a pell lives in a drin.\nUsing only these facts, answer the question.\n"
+        "Complete the analogy: vek is to bibber as prot is to ?\nOptions: vorn, drin, tiv, gorm\n"
+        'Choose the option that is related to "prot" in the same way as "bibber" is related to "vek". ' + tail,
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["mine", "pickaxe", "bakery", "oven"], 0, "semantic_lure", 1),
-        (["Polish", "Ankara", "Italian", "Paris"], 0, "semantic_control", -1),
-        (["rellet", "tiv", "gazzer", "plim"], 0, "nonce_lure", 1),
-        (["fep", "yuzz", "quib", "gorm"], 0, "nonce_control", -1),
+        (["courtroom", "gavel", "forge", "anvil"], 0, "semantic_lure", 1),
+        (["krone", "Hanoi", "forint", "Tokyo"], 0, "semantic_control", -1),
+        (["grell", "mup", "lorp", "quib"], 0, "nonce_lure", 1),
+        (["vorn", "drin", "tiv", "gorm"], 0, "nonce_control", -1),
     ]
 
 
 def _stated_facts(prompt: str) -> set[tuple[str, str, str]]:
     facts = set()
     for line in re.findall(r"^- (.+)\.$", prompt, flags=re.MULTILINE):
-        found = [(rel, *m.groups()) for rel, p in FACT_PATTERNS.items() if (m := re.fullmatch(p, line))]
+        found = [(rel, m.group(head), m.group(3 - head)) for rel, patterns in FACT_PATTERNS.items()
+                 for p, head in patterns if (m := re.fullmatch(p, line))]
         assert len(found) == 1, line  # every fact reads as exactly one relation
         facts.add(found[0])
     return facts
@@ -100,23 +110,32 @@ def test_keys_re_derived_from_the_bank_or_the_stated_facts(seed):
             lure = options[doc["lure"]]
             # C's partner by the domain's other relation, or a stated fact of another relation
             assert {r for h, t, r in links if (h, t) == (c, lure)} - relations
-            assert sorted(linked) == sorted([doc["gold"], doc["lure"]])
         else:
-            assert linked == [doc["gold"]] and doc["lure"] == -1
-        # The other options are linked to other heads: in nonce items tails of the analogy's relation; in
-        # semantic items one tail of it and one of the domain's other relation, so that every semantic item
-        # holds two words of each kind, and in lure items the two others share a head (as key and lure do).
-        others = [o for k, o in enumerate(options) if k not in (doc["gold"], doc["lure"])]
-        owners = [{(h, r) for h, t, r in links if t == o and h not in (a, c)} for o in others]
-        assert all(owners)
-        if doc["condition"].startswith("nonce"):
-            assert all(r in relations for own in owners for _, r in own)
-        else:
+            assert doc["lure"] == -1
+        if doc["condition"].startswith("semantic"):
+            assert sorted(linked) == sorted({doc["gold"], doc["lure"]} - {-1})
+            # The other options are linked to other heads: one tail of the analogy's relation and one of the
+            # domain's other relation, so that every item holds two words of each kind, and in lure items the
+            # two others share a head (as key and lure do).
+            others = [o for k, o in enumerate(options) if k not in (doc["gold"], doc["lure"])]
+            owners = [{(h, r) for h, t, r in links if t == o and h not in (a, c)} for o in others]
+            assert all(owners)
             domain = next(rels for rels, _ in DOMAINS.values() if set(relations) <= set(rels))
             kinds = [r for k, o in enumerate(options) for h, t, r in links if t == o and r in domain]
             assert sorted(Counter(kinds).values()) == [2, 2]
             if doc["condition"] == "semantic_lure":
                 assert {h for own in owners for h, _ in own} == {next(iter(owners[0]))[0]}
+        else:
+            # Nonce: every option is stated with C, in two facts, and is the tail of the analogy's relation for
+            # a head other than C; only the key has C as the head of that relation. The lure has C as the head
+            # of another relation; the other options have C as their tail.
+            assert linked == [0, 1, 2, 3]
+            stated = _stated_facts(doc["prompt"])
+            assert all(sum(o in (h, t) for _, h, t in stated) == 2 for o in options)
+            assert all(any(r in relations and t == o and h != c for r, h, t in stated) for o in options)
+            for k, o in enumerate(options):
+                if k not in (doc["gold"], doc["lure"]):
+                    assert [h for _, h, t in stated if c in (h, t) and o in (h, t)] == [o]
     assert Counter(d["condition"] for d in docs) == {cond: 100 for cond in ANA.conditions}
 
 
@@ -141,6 +160,9 @@ def test_bank_pairs_are_unique_and_no_option_fits_a_relation_twice():
     assert not {w.casefold() for w in words} & set(NONCE_WORDS)
     assert len(set(NONCE_WORDS)) == len(NONCE_WORDS) >= 10 + 5
     assert all(w[0] not in "aeiou" for w in NONCE_WORDS)  # "a blick", never "a ablick"
+    # Spelling cannot pair a word with its head: no tail shares its head's first letter (issue 28: "Sweden :
+    # Swedish", "duck : duckling", "baker : bakery").
+    assert all(tail[0].casefold() != head[0].casefold() for rows in RELATIONS.values() for head, tail, _ in rows)
     assert set(NONCE_RELATIONS) == set(FACT_PATTERNS)
 
 
@@ -209,7 +231,7 @@ def test_the_prepotent_player_takes_the_associate():
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("unlock", 0), ("**Unlock.**", 0), ("'UNLOCK'", 0), ("door", 1), ("Stir!", 3), ("cat", -1), ("Paris", -1),
+    [("unlock", 0), ("**Unlock.**", 0), ("'UNLOCK'", 0), ("door", 1), ("Stir!", 3), ("cat", -1), ("Tokyo", -1),
      ("dax", -1), ("hammer", None), ("unlock or door", None), ("to unlock", None), ("", None),
      ("The key unlocks", None)],
 )
@@ -230,4 +252,54 @@ def test_bad_parameters_name_themselves(overrides, param):
 @pytest.mark.parametrize("facts", [2, 5])
 def test_more_nonce_facts_add_irrelevant_links(facts):
     docs = [d for d in ANA.generate(4, 40, ANA.make_params({"nonce_facts": facts})) if d["condition"].startswith("nonce")]
-    assert all(len(d["facts"]) == 5 + facts == len(_stated_facts(d["prompt"])) for d in docs)
+    assert all(len(d["facts"]) == 8 + facts == len(_stated_facts(d["prompt"])) for d in docs)
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in ANA.heuristics}
+NONCE_STEM = (
+    "Here are some facts about a made-up world:\n- a dax works in a pell.\n- a wug is the young of a dax.\n"
+    "- a blick works in a toma.\nUsing only these facts, answer the question.\n"
+    "Complete the analogy: blick is to toma as dax is to ?\n"
+)
+
+
+def test_the_associate_heuristic_picks_the_options_stated_with_c():
+    # Gentner's relational shift: pell (C's workplace: the key) and wug (C's young) go with dax; zorp
+    # and kiv are never stated with it.
+    scores = HEURISTICS["associate"].scores(NONCE_STEM, ["pell", "wug", "zorp", "kiv"])
+    assert scores == [1.0, 1.0, 0.0, 0.0]
+    assert HEURISTICS["associate"].scores("Complete the analogy: dog is to puppy as cat is to ?\n", ["kitten"]) is None
+
+
+def test_the_appearance_heuristic_picks_the_option_spelled_like_c():
+    # A mere-appearance match: "Swedish" shares "Swed" with Sweden; Stockholm only "S".
+    stem = "Complete the analogy: Poland is to Warsaw as Sweden is to ?\n"
+    scores = HEURISTICS["appearance"].scores(stem, ["Stockholm", "Swedish", "Oslo", "krona"])
+    assert max(range(4), key=scores.__getitem__) == 1 and scores[0] > scores[2]
+
+
+def test_declared_heuristics_are_at_chance_in_each_condition():
+    # Seeds 11-13, 400 items each: 300 per condition.
+    for heuristic in ANA.heuristics:
+        accuracy = accuracy_by_condition("analogy", heuristic, (11, 12, 13), 400)
+        assert max(accuracy[c] for c in ANA.conditions) <= 0.25 + 0.05, (heuristic.name, accuracy)
+
+
+def _on_a_fact_line_with_c(stem, options):
+    """Issue 28: the option on a fact line with the third term (1.00 on nonce controls, 0.50 on nonce lures)."""
+    c = re.search(r"as (\w+) is to \?", stem).group(1)
+    lines = [line for line in stem.split("\n") if line.startswith("- ") and re.search(rf"\b{c}\b", line)]
+    return [float(any(re.search(rf"\b{re.escape(o)}\b", line) for line in lines)) for o in options] if lines else None
+
+
+def _longest_prefix_with_c(stem, options):
+    """Issue 28: the option sharing the longest prefix with the third term (0.47 / 0.39 on semantic control / lure)."""
+    c = re.search(r"as (\w+) is to \?", stem).group(1).casefold()
+    return [float(len(os.path.commonprefix([c, o.casefold()]))) for o in options]
+
+
+@pytest.mark.parametrize("strategy", [_on_a_fact_line_with_c, _longest_prefix_with_c])
+def test_issue_28_strategies_are_at_chance_in_each_condition(strategy):
+    accuracy = accuracy_by_condition("analogy", strategy, 11, 1200)
+    assert max(accuracy[c] for c in ANA.conditions) <= 0.25 + 0.05, accuracy

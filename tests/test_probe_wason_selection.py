@@ -14,6 +14,7 @@ from lm_eval_cog.audit.items import make_item
 from lm_eval_cog.audit.strategies import credit, majority_text_scores, natural_key
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 WASON = get_probe("wason_selection")
 ABSTRACT = "Each of four cards has a letter on one side and a number on the other side. "
@@ -21,27 +22,33 @@ TAIL = "Answer with the visible sides of exactly the cards that must be turned o
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 0 consonant -> odd: Z (p) and 2 (not-q) must be turned, "Z, 9" (p and q) is the
-    # matching lure; 1 a ticket for Guza needs over 18: Guza and 13; 2 vowel -> even: A and 7
-    # (shown "7, A"), matching "4, A"; 3 a ticket for Keli needs over 18: Keli and 10 (shown "10, Keli").
+    # Checked by hand: 0 not a consonant (a vowel) -> odd: A (p) and 6 (not-q) must be turned; the rule
+    # names S (a consonant) and 3 (odd), the matching lure "S, 3". 1 a ticket for any film other than
+    # Kregun (Guza) needs under 16: Guza and 34 (shown "34, Guza"); the rule's words match Kregun and 10.
+    # 2 vowel -> even: E and 9, matching "8, E". 3 arrivals from any country but Zwomin (from Male) must
+    # stay fewer than 14 days: Male and 25 days; the rule's words match Zwomin and 11 days.
     docs = WASON.generate(0, 4)
     assert docs[0]["prompt"] == (
-        ABSTRACT + "You see one side of each card: [E] [2] [Z] [9].\n"
-        "Rule: If a card has a consonant on one side, then it has an odd number on the other side.\n"
+        ABSTRACT + "You see one side of each card: [S] [6] [A] [3].\n"
+        "Rule: If a card does not have a consonant on one side, then it has an odd number on the other side.\n"
         "Which cards must you turn over to find out whether the rule is true or false for these four cards? "
-        "Turn over only the cards you need.\nOptions:\n- 2, Z\n- E, 2\n- E, 9\n- Z, 9\n" + TAIL
+        "Turn over only the cards you need.\nOptions:\n- 6, A\n- A, 3\n- S, 6\n- S, 3\n" + TAIL
     )
     assert docs[3]["prompt"] == (
-        "You are checking tickets at a cinema. Each of four cards shows a visitor: one side names the film the "
-        "visitor has a ticket for, the other side the visitor's age in years. You see one side of each card: "
-        "[10] [Dedal] [26] [Keli].\nRule: If a person has a ticket for Keli, they must be over 18 years old.\n"
+        "You are an immigration officer at the airport of Liglem. Each of four cards shows a passenger's form: "
+        "one side names the country the passenger arrives from, the other side how many days the passenger plans "
+        "to stay. You see one side of each card: [25 days] [Zwomin] [11 days] [Male].\n"
+        "Rule: If a passenger arrives from any country other than Zwomin, they must stay fewer than 14 days.\n"
         "Which cards must you turn over to find out whether anyone is breaking the rule? Turn over only the "
-        "cards you need.\nOptions:\n- 10, Dedal\n- 10, Keli\n- 26, Keli\n- Dedal, 26\n" + TAIL
+        "cards you need.\nOptions:\n- 25 days, Zwomin\n- 25 days, Male\n- Zwomin, 11 days\n- 11 days, Male\n" + TAIL
     )
-    assert docs[1]["choices"] == ["13, Guza", "Guza, 34", "Kregun, 13", "Kregun, 34"]
-    assert docs[2]["choices"] == ["B, 4", "7, A", "7, B", "4, A"]
+    assert docs[1]["choices"] == ["34, Guza", "Kregun, 10", "Guza, 10", "Kregun, 34"]
+    assert docs[1]["prompt"].split("\n")[1] == (
+        "Rule: If a person has a ticket for any film other than Kregun, they must be under 16 years old."
+    )
+    assert docs[2]["choices"] == ["8, E", "9, E", "9, N", "N, 8"]
     assert [(d["condition"], d["gold"], d["lure"], d["matching"]) for d in docs] == [
-        ("abstract", 0, 3, 3), ("deontic", 0, -1, 1), ("abstract", 1, 3, 3), ("deontic", 1, -1, 2)
+        ("abstract", 0, 3, 3), ("deontic", 0, -1, 1), ("abstract", 1, 0, 0), ("deontic", 1, -1, 2)
     ]
 
 
@@ -50,57 +57,61 @@ CLASSES = {
     "a vowel": lambda s: s.isalpha() and s in "AEIOU", "a consonant": lambda s: s.isalpha() and s not in "AEIOU",
     "an even number": lambda s: s.isdigit() and int(s) % 2 == 0, "an odd number": lambda s: s.isdigit() and int(s) % 2 == 1,
 }
+LIMITS = {"over": int.__gt__, "under": int.__lt__, "at least": int.__ge__, "less than": int.__lt__,
+          "fewer than": int.__lt__}
+DEONTIC_RULE = re.compile(
+    r"If (?:a person has a ticket for|a letter is addressed to|a passenger arrives from) (any (?:film|country) other "
+    r"than )?(\w+), .*?(over|under|at least|less than|fewer than) (\d+) .*\."
+)
 
 
 def _tests(rule: str):
-    """(antecedent true?, consequent true?) of a visible side: None where the side does not say."""
-    if m := re.fullmatch(r"If a card has (.+) on one side, then it has (.+) on the other side\.", rule):
-        ante, cons = CLASSES[m.group(1)], CLASSES[m.group(2)]
+    """(antecedent true?, consequent true?, named by the rule's words?) of a visible side: None where the
+    side does not say."""
+    if m := re.fullmatch(r"If a card (has|does not have) (.+) on one side, then it (has|does not have) (.+) on the other side\.",
+                         rule):
+        ante, cons = CLASSES[m.group(2)], CLASSES[m.group(4)]
+        not_ante, not_cons = m.group(1) != "has", m.group(3) != "has"
 
         def letter_number(side):
-            kind_a = side.isalpha() == (m.group(1) in ("a vowel", "a consonant"))
-            return (ante(side), None) if kind_a else (None, cons(side))
+            if side.isalpha() == (m.group(2) in ("a vowel", "a consonant")):
+                return ante(side) != not_ante, None, ante(side)
+            return None, cons(side) != not_cons, cons(side)
 
         return letter_number
-    if m := re.fullmatch(r"If a person has a ticket for (\w+), they must be over (\d+) years old\.", rule):
-        limit = int(m.group(2))
+    m = DEONTIC_RULE.fullmatch(rule)
+    negated, name, relation, limit = bool(m.group(1)), m.group(2), LIMITS[m.group(3)], int(m.group(4))
 
-        def age(side):
-            if not side.isdigit():
-                return side == m.group(1), None
-            assert abs(int(side) - limit) >= 2  # "over 18" and "18 or over" agree on every age shown
-            return None, int(side) > limit
+    def deontic(side):
+        if not side[0].isdigit():  # a capitalised nonce film or country
+            return (side == name) != negated, None, side == name
+        value = int(re.match(r"\d+", side).group())
+        assert abs(value - limit) >= 2  # "over 16" and "16 or over" agree on every value shown
+        return None, relation(value, limit), relation(value, limit)
 
-        return age
-    if m := re.fullmatch(r"If a letter is addressed to (\w+), it must carry a (\d+)-cent stamp\.", rule):
-        need = int(m.group(2))
-
-        def stamp(side):
-            if not re.fullmatch(r"\d+c", side):
-                return side == m.group(1), None
-            assert int(side[:-1]) <= need  # no dearer stamp: "exactly" and "at least" readings agree
-            return None, int(side[:-1]) == need
-
-        return stamp
-    m = re.fullmatch(r"If a passenger arrives from (\w+), they must be vaccinated against (\w+)\.", rule)
-    # Countries are capitalised nonce names, diseases lower-case words.
-    return lambda side: (side == m.group(1), None) if side[0].isupper() else (None, side == m.group(2))
+    return deontic
 
 
 def test_key_and_lure_match_the_printed_rule_and_cards():
-    contents = set()
+    contents, forms = Counter(), Counter()
     for doc in WASON.generate(4, 400):
         rule = re.search(r"^Rule: (.+)$", doc["prompt"], re.MULTILINE).group(1)
         cards = _cards(doc)
         test = _tests(rule)
         must = {c for c in cards if test(c)[0] is True or test(c)[1] is False}
-        matching = {c for c in cards if test(c)[0] is True or test(c)[1] is True}
+        matching = {c for c in cards if test(c)[2]}
         assert set(doc["choices"][doc["gold"]].split(", ")) == must and len(must) == 2
-        assert set(doc["choices"][doc["matching"]].split(", ")) == matching
-        assert doc["lure"] == (doc["matching"] if doc["condition"] == "abstract" else -1)
+        assert set(doc["choices"][doc["matching"]].split(", ")) == matching and len(matching) == 2
+        lure = doc["matching"] if doc["condition"] == "abstract" and doc["matching"] != doc["gold"] else -1
+        assert doc["lure"] == lure
         assert all(f"- {c}\n" in doc["prompt"] for c in doc["choices"])
-        contents.add(doc["content"])
-    assert contents == {"letters", "cinema", "postage", "entry"}
+        contents[doc["content"]] += 1
+        forms[doc["condition"], rule.count("not have") + rule.count("other than")] += 1
+    assert set(contents) == {"letters", "cinema", "postage", "entry"}
+    # Abstract rules negate neither part, one or both (Evans & Lynch's four forms: 1/4, 1/2, 1/4);
+    # deontic rules name the p card or, "any film other than", the not-p card, half and half.
+    assert forms[("abstract", 1)] == pytest.approx(100, abs=20) and forms[("abstract", 0)] == pytest.approx(50, abs=15)
+    assert forms[("deontic", 1)] == pytest.approx(100, abs=20)
 
 
 def _cards(doc):
@@ -134,11 +145,12 @@ def test_key_and_matching_pair_are_the_two_shortest_or_the_two_longest_options_e
     places = Counter()
     for doc in docs:
         lengths = [len(c) for c in doc["choices"]]
-        assert lengths[doc["gold"]] == lengths[doc["matching"]]  # q and not-q are as long as each other
+        p_and_q = doc["choices"].index(", ".join(c for c, r in zip(doc["cards"], doc["roles"]) if r in ("p", "q")))
+        assert lengths[doc["gold"]] == lengths[p_and_q]  # q and not-q are as long as each other
         if doc["condition"] == "abstract":
             assert len(set(lengths)) == 1  # one character per card
         else:
-            others = [n for k, n in enumerate(lengths) if k not in (doc["gold"], doc["matching"])]
+            others = [n for k, n in enumerate(lengths) if k not in (doc["gold"], p_and_q)]
             places["longest" if lengths[doc["gold"]] > max(others) else "shortest"] += 1
             assert lengths[doc["gold"]] > max(others) or lengths[doc["gold"]] < min(others)
     assert places == {"longest": 32, "shortest": 32}
@@ -180,7 +192,7 @@ def test_no_option_text_tells_the_key_across_items():
                 shown[card] += 1
                 in_key[card] += role in ("p", "not_q")
     assert len(shown) == 26 and min(shown.values()) >= 30
-    assert all(abs(in_key[c] / n - 0.5) < 0.2 for c, n in shown.items())
+    assert all(abs(in_key[c] / n - 0.5) < 3.5 * math.sqrt(0.25 / n) for c, n in shown.items())
     for condition in WASON.conditions:
         items = [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], condition)
                  for d in docs if d["condition"] == condition]
@@ -198,20 +210,20 @@ def test_a_single_deontic_content_is_the_film_age_limit():
     assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"cinema"}
 
 
-# Document 2 of seed 0: cards 7, B, 4, A; options ["B, 4", "7, A", "7, B", "4, A"].
+# Document 2 of seed 0: cards 9, N, 8, E; options ["8, E", "9, E", "9, N", "N, 8"].
 DOC = WASON.generate(0, 3)[2]
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("A, 7", 1), ("7 and A", 1), ("**A & 7**", 1), ("the cards A and 7", 1), ("'A', '7'", 1), ("a; 7.", 1),
-     ("4, A", 3), ("B, 7", 2), ("A", -1), ("A, 4, 7", -1), ("B", -1), ("none", -1), ("A, 7, A", 1)],
+    [("E, 9", 1), ("9 and E", 1), ("**E & 9**", 1), ("the cards E and 9", 1), ("'E', '9'", 1), ("e; 9.", 1),
+     ("8, E", 0), ("N, 9", 2), ("E", -1), ("E, 8, 9", -1), ("N", -1), ("none", -1), ("E, 9, E", 1)],
 )
 def test_card_sets_are_read_in_any_order_and_wrong_sets_are_wrong(answer, expected):
     assert WASON.read(DOC, answer) == expected
 
 
-@pytest.mark.parametrize("answer", ["A or 7", "A, 7, Q", "", "A and maybe 7", "I would turn A and 7", "A7", "A,, 7"])
+@pytest.mark.parametrize("answer", ["E or 9", "E, 9, Q", "", "E and maybe 9", "I would turn E and 9", "E9", "E,, 9"])
 def test_hedged_or_unknown_cards_are_invalid(answer):
     assert WASON.read(DOC, answer) is None
 
@@ -237,9 +249,64 @@ def test_effects_on_hand_built_answers():
 
 
 def test_the_human_pattern_matches_on_abstract_and_solves_deontic():
-    scores = play(WASON, "prepotent", WASON.generate(0, 300), "gen")
-    assert scores["acc_abstract"] == 0.0 and scores["acc_deontic"] == 1.0
-    assert scores["content_effect"] == 1.0 and scores["matching_error_share"] == 1.0
+    # Matching is right only where the rule negates its "then" part alone (no lure there): about 1/4.
+    docs = WASON.generate(0, 300)
+    abstract = [d for d in docs if d["condition"] == "abstract"]
+    matching_right = sum(d["lure"] == -1 for d in abstract) / len(abstract)
+    assert 0.15 < matching_right < 0.35
+    scores = play(WASON, "prepotent", docs, "gen")
+    assert scores["acc_abstract"] == pytest.approx(matching_right) and scores["acc_deontic"] == 1.0
+    assert scores["content_effect"] == pytest.approx(1 - matching_right) and scores["matching_error_share"] == 1.0
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+RULED = (
+    "Each of four cards has a letter on one side and a number on the other side. You see one side of each card: "
+    "[A] [K] [4] [7].\nRule: If a card has a vowel on one side, then it {verb} an even number on the other side.\n"
+)
+OPTIONS = ["A, 4", "A, 7", "K, 4", "K, 7"]
+
+
+@pytest.mark.parametrize(("verb", "key"), [("has", "A, 7"), ("does not have", "A, 4")])
+def test_matching_picks_the_cards_the_rule_names_whatever_its_negations(verb, key):
+    # Evans & Lynch (1973): A (a vowel) and 4 (an even number) are named in both rules; with the negated
+    # consequent, the matching choice is the logically right one.
+    matching = dict((h.name, h) for h in WASON.heuristics)["matching"]
+    scores = matching.scores(RULED.format(verb=verb), OPTIONS)
+    assert scores == [2.0, 1.0, 1.0, 0.0] and credit(scores, OPTIONS.index(key)) == (1.0 if verb != "has" else 0.0)
+
+
+def test_the_if_heuristic_picks_the_card_the_if_part_names_even_when_it_negates_it():
+    if_card = dict((h.name, h) for h in WASON.heuristics)["if_card"]
+    assert if_card.scores(RULED.format(verb="has"), OPTIONS) == [1.0, 1.0, 0.0, 0.0]
+    deontic = ("You see one side of each card: [Velmor] [23] [Zorbak] [12].\n"
+               "Rule: If a person has a ticket for any film other than Velmor, they must be over 16 years old.\n")
+    # Velmor is named, though the rule is about Zorbak (the p card): the heuristic picks the wrong card.
+    assert if_card.scores(deontic, ["Velmor, 23", "Velmor, 12", "Zorbak, 12", "23, Zorbak"]) == [1.0, 1.0, 0.0, 0.0]
+    assert if_card.scores("no rule here", OPTIONS) is None
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_declared_heuristics_are_at_chance_in_each_condition(seed):
+    for heuristic in WASON.heuristics:
+        accuracy = accuracy_by_condition("wason_selection", heuristic, seed, 300)
+        assert max(accuracy[c] for c in WASON.conditions) <= 0.25 + 0.05, (heuristic.name, accuracy)
+
+
+def _if_card_and_smallest_number(stem, options):
+    """Issue 28's strategy: the card the rule's "if" part names plus the smallest number shown."""
+    rule = re.search(r"^Rule: If (.+?),", stem, re.MULTILINE).group(1)
+    cards = re.findall(r"\[([^\]]+)\]", stem)
+    numbers = [int(re.match(r"\d+", c).group()) for c in cards if c[0].isdigit()]
+    smallest = str(min(numbers)) if numbers else None
+    return [2.0 * any(re.search(rf"\b{re.escape(c)}\b", rule) for c in o.split(", "))
+            + any(re.match(r"\d+", c) and re.match(r"\d+", c).group() == smallest for c in o.split(", "))
+            for o in options]
+
+
+def test_the_if_card_and_the_smallest_number_are_at_chance_on_deontic_items():
+    # Issue 28: 0.97 when every rule named the p card and every violating value was the smaller one.
+    assert accuracy_by_condition("wason_selection", _if_card_and_smallest_number, 11, 400)["deontic"] <= 0.25 + 0.05
 
 
 def test_random_errors_match_a_third_of_the_time():

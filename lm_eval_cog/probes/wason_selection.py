@@ -5,9 +5,10 @@ which cards must be turned over to test the rule? The answer is always the p car
 the not-q card (the only ones that can hide a violation).
 
 Options: the four card pairs that take one card of each side of the rule, named by their
-visible sides in the order the cards are shown: p and not-q (the key); p and q (the
-matching-bias answer, Evans & Lynch, 1973, and with "p" alone the commonest error in
-Wason's data, Johnson-Laird & Wason, 1970); not-p and q; not-p and not-q. Every option
+visible sides in the order the cards are shown: p and not-q (the key); p and q; not-p and q;
+not-p and not-q. The **matching** pair is the two cards the rule's words name (Evans & Lynch,
+1973: people pick them, negated or not), and the rules are drawn so that it is each of the four
+pairs equally often (version 3; see "Rule forms" below). Every option
 is a pair and every card is in two of them, so no option stands out by its shape or by
 the cards it shares with the others (a single card, three or four cards, or a pair of
 two letters would be an option the key never is). The options are built to give the
@@ -27,18 +28,30 @@ Conditions alternate by index:
   or the number side, each class picked at random) and random cards;
 * ``deontic``: a permission rule about one of two nonce-named things (Cheng & Holyoak's
   permission schema, 1985): an age limit on a film (as the drinking age of Griggs & Cox,
-  1982: "If a person has a ticket for Velmor, they must be over 15 years old"), postage
+  1982: "If a person has a ticket for Velmor, they must be over 16 years old"), postage
   by destination (Johnson-Laird, Legrenzi & Legrenzi, 1972: "If a letter is addressed to
-  Velmor, it must carry a 50-cent stamp", the not-q stamp always cheaper) or a
-  vaccination required of arrivals from a country (Cheng & Holyoak, 1985), with random
-  ages, stamps and diseases.
+  Velmor, it must carry a stamp worth at least 50 cents") or an entry condition on arrivals
+  from a country, with random limits and values.
+
+Rule forms (version 3; issue 28). Abstract rules negate neither side, the "if" side, the "then"
+side or both, at random (the negations paradigm of Evans & Lynch, 1973): the cards the rule's
+words name are then p and q, not-p and q, p and not-q (the key: matching is right) or not-p and
+not-q, and the card named in the "if" part is p half the time. Deontic rules name the p card or,
+negated, the not-p card ("If a person has a ticket for any film other than Velmor, ..."), half and
+half, and their limit is a minimum ("over 16", "at least 50 cents", "valid for at least 12 more
+months") or a maximum ("under 16", "less than 30 grams", "fewer than 14 days") half and half, so
+the violating value is the smaller one as often as the larger, and the limit is never on a card.
+Before, every rule named p and every violating value was the smaller: "the card the 'if' part
+names plus the smallest number shown" scored 0.97 on deontic items (chance 0.25); now 0.27.
+Declared heuristics (:attr:`WasonSelection.heuristics`): ``matching`` (Evans & Lynch, 1973) and
+``if_card`` (Evans's if-heuristic, 1989): both at chance in each condition.
 
 No option text carries information about the key across items. Abstract cards take
 their roles from random classes, so each letter-number pair is the key as often as any
 other pair of its roles. Every deontic option names one of the item's two nonce names,
 fresh in each item and drawn alike (which one the rule names follows the length design),
-so deontic option texts do not recur across items (which age or stamp is not-q, the
-younger or cheaper one, the rule itself says). Real names could not do this: with the
+so deontic option texts do not recur across items (which value is not-q, the smaller or
+the larger one, the rule itself says). Real names could not do this: with the
 drinking age "beer, 16" is always the violating pair and "cola, 16" never, and the
 contrapositive rule ("If a person is under 18, they must not drink beer") has the same
 violating pair.
@@ -50,9 +63,10 @@ is wrong (-1); anything else (an unknown card, "A or 7", prose) is invalid.
 Effects: ``content_effect`` = acc(deontic) - acc(abstract) (> 0: the deontic
 facilitation humans show, about 0.7 in Griggs & Cox 1982; 0 for a content-blind
 logician); ``matching_error_share`` = share of errors (both conditions) that choose
-p and q (1/3 for random errors). The ``prepotent`` player is the human pattern:
-matching (p and q, the lure) on abstract items, right on deontic ones: content_effect
-1, matching_error_share 1. Chance is 1/4.
+the matching pair where it is wrong (1/3 for random errors). The ``prepotent`` player is the
+human pattern: matching (the lure, where it is wrong) on abstract items, right on deontic ones:
+acc(abstract) is the share of abstract rules negating only their "then" side (about 1/4),
+content_effect about 0.75, matching_error_share 1. Chance is 1/4.
 """
 
 from __future__ import annotations
@@ -60,12 +74,13 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, normalize_answer
@@ -73,18 +88,55 @@ from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, normalize_ans
 CONDITIONS = ("abstract", "deontic")
 ROLES = ("p", "not_p", "q", "not_q")
 #: The card sets offered, by role: one card of each side of the rule. The key is
-#: ("p", "not_q"), the lure ("p", "q").
+#: ("p", "not_q"); the matching pair (the lure on abstract items, where it is wrong) is any of them.
 OPTION_SETS = (("p", "q"), ("p", "not_q"), ("not_p", "q"), ("not_p", "not_q"))
-KEY, MATCHING = ("p", "not_q"), ("p", "q")
+KEY = ("p", "not_q")
 N_OPTIONS = len(OPTION_SETS)
 DEONTIC = ("cinema", "postage", "entry")
 
 VOWELS, CONSONANTS = "AEIU", "BDFGKLMNPRSTVZ"  # no O (zero), no Y (half vowel)
 EVENS, ODDS = "2468", "3579"
-#: Stamp values in cents (two digits: the q and not-q stamps are as long as each other).
-STAMPS = (10, 15, 20, 25, 30, 40, 50, 60, 75, 90)
-#: Diseases by length: the needed vaccine and the other one are as long as each other.
-DISEASES = ("mumps", "polio", "rabies", "typhus", "cholera", "typhoid", "measles", "tetanus", "hepatitis", "influenza")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One deontic rule form: its setting, the rule's "then" part (``{}``: the limit), the limits
+    drawn, the range of the card values and how a card shows one (``{}``: the value)."""
+
+    setting: str
+    rule: str
+    limits: tuple[int, ...]
+    bottom: int
+    top: int
+    card: str
+
+
+_CINEMA = ("You are checking tickets at a cinema. Each of four cards shows a visitor: one side names the film the "
+           "visitor has a ticket for, the other side the visitor's age in years.")
+_POST = "You are checking letters in a post office. Each of four cards shows a letter: one side names the country it is addressed to, the other side "
+_ENTRY = ("You are an immigration officer at the airport of {place}. Each of four cards shows a passenger's form: one "
+          "side names the country the passenger arrives from, the other side ")
+#: The deontic rule forms by (content, the limit is a minimum): each content has a minimum form
+#: (the violating value is the smaller) and a maximum form (the larger), drawn half and half.
+LIMITS: dict[tuple[str, bool], Limit] = {
+    ("cinema", True): Limit(_CINEMA, "they must be over {} years old", (14, 16, 18), 10, 65, "{}"),
+    ("cinema", False): Limit(_CINEMA, "they must be under {} years old", (14, 16, 18), 10, 65, "{}"),
+    ("postage", True): Limit(_POST + "shows its only stamp (e.g. 10c for a 10-cent stamp).",
+                             "it must carry a stamp worth at least {} cents", (30, 40, 50, 60), 10, 95, "{}c"),
+    ("postage", False): Limit(_POST + "shows its weight (e.g. 10g for 10 grams).",
+                              "it must weigh less than {} grams", (20, 30, 40, 50), 10, 95, "{}g"),
+    ("entry", True): Limit(_ENTRY + "for how many more months the passenger's passport is valid.",
+                           "their passport must be valid for at least {} more months", (12, 18, 24), 10, 60,
+                           "{} months"),
+    ("entry", False): Limit(_ENTRY + "how many days the passenger plans to stay.",
+                            "they must stay fewer than {} days", (14, 21, 30), 10, 90, "{} days"),
+}
+#: The "if" part of each content's rule (``{}``: the named card, or "any film other than" it).
+NAMED_SUBJECT = {
+    "cinema": "a person has a ticket for {}",
+    "postage": "a letter is addressed to {}",
+    "entry": "a passenger arrives from {}",
+}
 QUESTION = "Which cards must you turn over"
 TASKS = {
     "abstract": "to find out whether the rule is true or false for these four cards?",
@@ -129,7 +181,7 @@ SIMILARITY_CLASSES[("abstract", True)] = SIMILARITY_CLASSES[("abstract", False)]
 class WasonParams:
     """Attributes:
     deontic_contents: How many deontic contents to draw from, 1..3 (3): film age limit,
-        then postage, then entry vaccination.
+        then postage, then entry conditions.
     """
 
     deontic_contents: int = len(DEONTIC)
@@ -165,26 +217,27 @@ def _pick(rng: np.random.Generator, options: str | tuple[str, ...]) -> str:
     return options[int(rng.integers(len(options)))]
 
 
-def _pick_two(rng: np.random.Generator, options: tuple[str, ...]) -> tuple[str, str]:
-    a, b = (options[int(k)] for k in rng.choice(len(options), 2, replace=False))
-    return a, b
-
-
-def _abstract(rng: np.random.Generator) -> tuple[str, str, dict[str, str]]:
-    """(setting, rule, visible side by role) of a letter/number item."""
+def _abstract(rng: np.random.Generator) -> tuple[str, str, dict[str, str], tuple[str, str]]:
+    """(setting, rule, visible side by role, the roles of the cards the rule names) of a letter/number item: each side of the rule names a
+    random class, affirmed or negated at random (Evans & Lynch's negations paradigm, 1973), so the
+    cards the rule names (the matching cards) are p and q, not-p and q, p and not-q (the key) or
+    not-p and not-q equally often."""
     letter_first = bool(rng.integers(2))
     vowel, even = bool(rng.integers(2)), bool(rng.integers(2))
+    not_ante, not_cons = bool(rng.integers(2)), bool(rng.integers(2))
+    named = {"letter": "a vowel" if vowel else "a consonant", "number": "an even number" if even else "an odd number"}
+    # The card of the named class ("yes") and one of the other class ("no").
     letters = {"yes": _pick(rng, VOWELS if vowel else CONSONANTS), "no": _pick(rng, CONSONANTS if vowel else VOWELS)}
     numbers = {"yes": _pick(rng, EVENS if even else ODDS), "no": _pick(rng, ODDS if even else EVENS)}
-    letter_class, number_class = ("a vowel" if vowel else "a consonant"), ("an even number" if even else "an odd number")
-    if letter_first:
-        rule = f"If a card has {letter_class} on one side, then it has {number_class} on the other side."
-        sides = {"p": letters["yes"], "not_p": letters["no"], "q": numbers["yes"], "not_q": numbers["no"]}
-    else:
-        rule = f"If a card has {number_class} on one side, then it has {letter_class} on the other side."
-        sides = {"p": numbers["yes"], "not_p": numbers["no"], "q": letters["yes"], "not_q": letters["no"]}
+    ante, cons = ("letter", "number") if letter_first else ("number", "letter")
+    cards = {"letter": letters, "number": numbers}
+    yes, no = ("no", "yes") if not_ante else ("yes", "no")
+    q_yes, q_no = ("no", "yes") if not_cons else ("yes", "no")
+    sides = {"p": cards[ante][yes], "not_p": cards[ante][no], "q": cards[cons][q_yes], "not_q": cards[cons][q_no]}
+    rule = (f"If a card {'does not have' if not_ante else 'has'} {named[ante]} on one side, "
+            f"then it {'does not have' if not_cons else 'has'} {named[cons]} on the other side.")
     setting = "Each of four cards has a letter on one side and a number on the other side."
-    return setting, rule, sides
+    return setting, rule, sides, ("not_p" if not_ante else "p", "not_q" if not_cons else "q")
 
 
 def _names(rng: np.random.Generator, p_longer: bool) -> tuple[str, str, str]:
@@ -198,37 +251,29 @@ def _names(rng: np.random.Generator, p_longer: bool) -> tuple[str, str, str]:
             return (place, longer, shorter) if p_longer else (place, shorter, longer)
 
 
-def _deontic(rng: np.random.Generator, content: str, p_longer: bool) -> tuple[str, str, dict[str, str]] | None:
-    """(setting, rule, visible side by role) of a permission rule about one of two nonce-named
+def _deontic(rng: np.random.Generator, content: str, p_longer: bool) -> tuple[str, str, dict[str, str], tuple[str, str]]:
+    """(setting, rule, visible side by role, the roles of the cards the rule names) of a permission rule about one of two nonce-named
     films, countries of address or countries of departure (p longer than not-p when ``p_longer``,
-    shorter otherwise), with q and not-q cards as long as each other; None when this draw misses
-    that."""
+    shorter otherwise), with q and not-q cards as long as each other.
+
+    The rule's "if" part names the p card or, negated ("any film other than Velmor"), the not-p
+    card, at random; its limit is a minimum or a maximum at random (:data:`LIMITS`), so the
+    violating value is the smaller or the larger one, and the limit itself is never on a card."""
     place, p, not_p = _names(rng, p_longer)
-    if content == "cinema":
-        limit = int(_pick(rng, ("12", "15", "18")))
-        # Two-digit ages at least 2 years from the limit on either side.
-        sides = {"p": p, "not_p": not_p, "q": str(int(rng.integers(limit + 2, 66))),
-                 "not_q": str(int(rng.integers(10, limit - 1)))}
-        setting = ("You are checking tickets at a cinema. Each of four cards shows a visitor: one side names the "
-                   "film the visitor has a ticket for, the other side the visitor's age in years.")
-        rule = f"If a person has a ticket for {p}, they must be over {limit} years old."
-    elif content == "postage":
-        low, high = sorted(int(v) for v in rng.choice(STAMPS, 2, replace=False))
-        sides = {"p": p, "not_p": not_p, "q": f"{high}c", "not_q": f"{low}c"}
-        setting = ("You are checking letters in a post office. Each of four cards shows a letter: one side names "
-                   "the country it is addressed to, the other side shows its only stamp "
-                   "(e.g. 10c for a 10-cent stamp).")
-        rule = f"If a letter is addressed to {p}, it must carry a {high}-cent stamp."
-    else:
-        needed, other = _pick_two(rng, DISEASES)
-        sides = {"p": p, "not_p": not_p, "q": needed, "not_q": other}
-        setting = (f"You are an immigration officer at the airport of {place}. Each of four cards shows a "
-                   "passenger's form: one side names the country the passenger arrives from, the other side "
-                   "the one disease the passenger is vaccinated against.")
-        rule = f"If a passenger arrives from {p}, they must be vaccinated against {needed}."
-    if len(sides["q"]) != len(sides["not_q"]):
-        return None
-    return setting, rule, sides
+    named = not_p if rng.integers(2) else p
+    minimum = bool(rng.integers(2))
+    form = LIMITS[(content, minimum)]
+    limit = int(_pick(rng, form.limits))
+    # Two-digit values at least 2 from the limit on either side (">" and ">=" agree on every card).
+    above = str(int(rng.integers(limit + 2, form.top + 1)))
+    below = str(int(rng.integers(form.bottom, limit - 1)))
+    q, not_q = (above, below) if minimum else (below, above)
+    sides = {"p": p, "not_p": not_p, "q": form.card.format(q), "not_q": form.card.format(not_q)}
+    kind = "film" if content == "cinema" else "country"
+    subject = NAMED_SUBJECT[content].format(f"any {kind} other than {named}" if named == not_p else named)
+    rule = f"If {subject}, {form.rule.format(limit)}."
+    # The cards the rule's words match: the named card and the value that meets the limit.
+    return form.setting.format(place=place), rule, sides, ("p" if named == p else "not_p", "q")
 
 
 def _option_text(sides: Mapping[str, str], roles: list[str], option: tuple[str, ...]) -> str:
@@ -280,13 +325,59 @@ def _display_order(rng: np.random.Generator, sides: Mapping[str, str], rank: int
     return fits[int(rng.integers(len(fits)))] if fits else None
 
 
+_CARDS = re.compile(r"\[([^\]]+)\]")
+_CLASS_WORDS = {"vowel": lambda c: c in "AEIOU", "consonant": lambda c: c not in "AEIOU",
+                "even": lambda c: int(c) % 2 == 0, "odd": lambda c: int(c) % 2 == 1}
+
+
+def _names_card(part: str, card: str) -> bool:
+    """Whether a part of the rule names ``card`` in words, whatever negation it carries: a letter
+    or digit by its class ("a vowel", "an odd number"), a longer card by its text."""
+    if len(card) > 1:
+        return re.search(rf"(?<!\w){re.escape(card)}(?!\w)", part) is not None
+    kind = ("vowel", "consonant") if card.isalpha() else ("even", "odd")
+    return any(re.search(rf"\b{word}\b", part) and _CLASS_WORDS[word](card) for word in kind)
+
+
+def _rule_parts(stem: str) -> tuple[str, str, list[str]] | None:
+    """(the rule's "if" part, its "then" part, the cards shown) of a prompt; None if it has no rule."""
+    rule = re.search(r"^Rule: If (.+?), (?:then )?(.+)$", stem, re.MULTILINE)
+    cards = _CARDS.findall(stem.split("\n")[0])
+    return None if rule is None or len(cards) != 4 else (rule.group(1), rule.group(2), cards)
+
+
+def matching_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Matching bias (Evans & Lynch, 1973): pick the cards the rule names, negated or not; each
+    option scores how many of its cards the rule's words name."""
+    parts = _rule_parts(stem)
+    if parts is None:
+        return None
+    ante, cons, _ = parts
+    return [float(sum(_names_card(ante, c) or _names_card(cons, c) for c in o.split(", "))) for o in options]
+
+
+def if_card_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """The if-heuristic (Evans, 1989): the card the rule's "if" part names is relevant; each option
+    scores 1 if it holds that card."""
+    parts = _rule_parts(stem)
+    if parts is None:
+        return None
+    ante, _, _ = parts
+    return [float(any(_names_card(ante, c) for c in o.split(", "))) for o in options]
+
+
 class WasonSelection(Probe):
     name = "wason_selection"
     ability = "logical_reasoning"
-    version = 2.0
+    version = 3.0
     Params = WasonParams
     conditions = CONDITIONS
     lure_conditions = ("abstract",)
+    heuristics = (
+        Heuristic("matching", "Evans & Lynch 1973 (matching bias)", matching_scores),
+        Heuristic("if_card", "Evans 1989 (the if-heuristic; Johnson-Laird & Wason 1970: p is chosen by nearly all)",
+                  if_card_scores),
+    )
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "content_effect": ("difference", False),
         "matching_error_share": ("conditional_mean", False),
@@ -298,12 +389,12 @@ class WasonSelection(Probe):
         for _ in range(MAX_DRAWS):
             content = "letters" if condition == "abstract" else _pick(rng, DEONTIC[: params.deontic_contents])
             drawn = _abstract(rng) if content == "letters" else _deontic(rng, content, p_longer)
-            roles = None if drawn is None else _display_order(rng, drawn[2], rank, similar)
+            roles = _display_order(rng, drawn[2], rank, similar)
             if roles is not None:
                 break
         else:  # pragma: no cover - a card set fits within a few draws
             raise AssertionError(f"wason_selection item {index}: no cards fit the design")
-        setting, rule, sides = drawn
+        setting, rule, sides, named = drawn
         cards = [sides[r] for r in roles]
         foils = [o for o in OPTION_SETS if o != KEY]
         foils = [foils[int(k)] for k in rng.permutation(len(foils))]
@@ -314,13 +405,14 @@ class WasonSelection(Probe):
             f"{QUESTION} {TASKS[condition]} Turn over only the cards you need.\nOptions:\n"
             + "\n".join(f"- {c}" for c in choices) + f"\n{ANSWER_FORM}"
         )
-        matching = options.index(MATCHING)
+        matching = options.index(named)
         return {
             "prompt": prompt,
             "choices": choices,
             "gold": position,
             "condition": condition,
-            "lure": matching if condition == "abstract" else -1,
+            # Matching is right when the rule negates its "then" part only (Evans & Lynch, 1973).
+            "lure": matching if condition == "abstract" and matching != position else -1,
             "cards": cards,
             "roles": roles,
             "rule": rule,
