@@ -16,7 +16,7 @@ from typing import Any
 from lm_eval_cog import runner
 from lm_eval_cog.games.base import common_metrics, end_record
 from lm_eval_cog.paradigms import get_paradigm
-from lm_eval_cog.replay.clembench import Outcome, PublishedEpisode, TranscriptError, reference_outcome
+from lm_eval_cog.replay.clembench import Outcome, PublishedEpisode, TranscriptError, reference_outcome, where
 from lm_eval_cog.replay.instances import Rebuild, rebuild
 
 FAILED = "failed"
@@ -78,8 +78,6 @@ def replay(items: Sequence[tuple[Path, PublishedEpisode | TranscriptError]], *, 
     planned: list[tuple[Replayed, dict[str, list[str]]]] = []
     for path, item in items:
         if isinstance(item, TranscriptError):
-            from lm_eval_cog.replay.clembench import where
-
             try:
                 game, experiment, episode, model = where(path)
             except (TypeError, ValueError):
