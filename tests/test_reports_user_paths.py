@@ -245,3 +245,18 @@ def test_compare_gives_each_column_its_scale(tmp_path, capsys):
     assert code == 0, err
     units = json.loads((tmp_path / "norm" / "comparison.json").read_text())["units"]
     assert units == {"cog_wcst_direct": "normalised, 0 chance-100 ideal"}  # the one task with both levels
+
+
+# ---------------------------------------------------------------- labels
+
+
+def test_one_checkpoint_at_three_max_lengths_is_three_rows_labelled_by_what_differs(tmp_path, capsys):
+    root = tmp_path / "runs"
+    base = "pretrained=/root/.cache/lm_eval_cog/smollm2-135m-instruct,dtype=float32"
+    for name, extra in (("a", ",max_length=1024"), ("b", ",max_length=2048"), ("c", "")):
+        write_folder(root / name, "unused", 60.0, 0.5, model_args=base + extra)
+    code, _out, err = run_main(capsys, "leaderboard", root, "-o", tmp_path / "board")
+    assert code == 0, err
+    models = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["models"]
+    assert sorted(models) == ["smollm2-135m-instruct (max_length=1024)", "smollm2-135m-instruct (max_length=2048)",
+                              "smollm2-135m-instruct (no max_length)"]  # fmt: skip
