@@ -51,6 +51,8 @@ def test_a_model_with_three_results_files_warns_naming_them_and_the_one_shown(tm
     assert f"only the newest, {newest}, is shown; their task versions differ (1.0, 99)" in line
     page = (tmp_path / "board" / "index.html").read_text()
     assert "cog_wcst_direct: 3 results files" in page
+    notes = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["notes"]
+    assert any(n.startswith("cog_wcst_direct: 3 results files") for n in notes)
     # --strict: the same warning fails the command (after writing the output).
     code, _out, err = run_main(capsys, "leaderboard", tmp_path / "runs", "-o", tmp_path / "strict", "--strict")
     assert code == 1 and "under --strict" in err
