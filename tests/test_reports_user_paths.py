@@ -51,6 +51,8 @@ def test_a_model_with_three_results_files_warns_naming_them_and_the_one_shown(tm
     assert f"only the newest, {newest}, is shown; their task versions differ (1.0, 99)" in line
     page = (tmp_path / "board" / "index.html").read_text()
     assert "cog_wcst_direct: 3 results files" in page
+    notes = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["notes"]
+    assert any(n.startswith("cog_wcst_direct: 3 results files") for n in notes)
     # --strict: the same warning fails the command (after writing the output).
     code, _out, err = run_main(capsys, "leaderboard", tmp_path / "runs", "-o", tmp_path / "strict", "--strict")
     assert code == 1 and "under --strict" in err
@@ -245,3 +247,18 @@ def test_compare_gives_each_column_its_scale(tmp_path, capsys):
     assert code == 0, err
     units = json.loads((tmp_path / "norm" / "comparison.json").read_text())["units"]
     assert units == {"cog_wcst_direct": "normalised, 0 chance-100 ideal"}  # the one task with both levels
+
+
+# ---------------------------------------------------------------- labels
+
+
+def test_one_checkpoint_at_three_max_lengths_is_three_rows_labelled_by_what_differs(tmp_path, capsys):
+    root = tmp_path / "runs"
+    base = "pretrained=/root/.cache/lm_eval_cog/smollm2-135m-instruct,dtype=float32"
+    for name, extra in (("a", ",max_length=1024"), ("b", ",max_length=2048"), ("c", "")):
+        write_folder(root / name, "unused", 60.0, 0.5, model_args=base + extra)
+    code, _out, err = run_main(capsys, "leaderboard", root, "-o", tmp_path / "board")
+    assert code == 0, err
+    models = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["models"]
+    assert sorted(models) == ["smollm2-135m-instruct (max_length=1024)", "smollm2-135m-instruct (max_length=2048)",
+                              "smollm2-135m-instruct (no max_length)"]  # fmt: skip

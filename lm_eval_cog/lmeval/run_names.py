@@ -29,12 +29,17 @@ def baseline_run_name(model_args: str | dict[str, Any] | None) -> str:
 
 
 def install() -> None:
-    """Wrap lm-eval's ``GeneralConfigTracker.log_experiment_args`` (idempotent)."""
-    from lm_eval.loggers import evaluation_tracker
-    from lm_eval.utils import sanitize_model_name
+    """Wrap lm-eval's ``GeneralConfigTracker.log_experiment_args`` (idempotent; 0.4.13 and 0.5 have the
+    same tracker). An lm-eval without it keeps its own names: a folder name is no reason to fail a run."""
+    try:
+        from lm_eval.loggers import evaluation_tracker
+        from lm_eval.utils import sanitize_model_name
 
-    cls = evaluation_tracker.GeneralConfigTracker
-    original = cls.log_experiment_args
+        cls = evaluation_tracker.GeneralConfigTracker
+        original = cls.log_experiment_args
+        cls._get_model_name  # noqa: B018 - the wrapper asks it whether lm-eval found a name
+    except (ImportError, AttributeError):
+        return
     if getattr(original, "_lm_eval_cog", False):
         return
 

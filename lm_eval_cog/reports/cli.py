@@ -304,7 +304,9 @@ def leaderboard_cmd(
     _check_overrides(overrides, runs)
     lb = build_leaderboard(runs, overrides)
     incompatible = compatibility_warnings(runs)
-    lb.notes[:0] = incompatible  # into leaderboard.json / .md beside the other notes
+    # Into leaderboard.json beside the other notes; the readers' warnings (several results files of one
+    # model, links) sorted, so that the file is the same whatever the input order.
+    lb.notes[:0] = [*sorted({w for run in runs for w in run.warnings}), *incompatible]
     _prepare_output(out_dir, output_dirs, force)
     check_outputs(out_dir, ["index.html", "leaderboard.csv", "leaderboard.json", "leaderboard.html"], (),
                   [*lb.inputs, *output_dirs])  # fmt: skip

@@ -462,7 +462,7 @@ def _html(c: Comparison, heatmap: FigureFile | None, pair_figures: Mapping[tuple
         parts.append(_figure_html(pair_figures[(a, b)]))
         rows = [
             [
-                _text_td(p.task),
+                _text_td(_with_unit(c, p.task)),
                 _td(p.a, _fmt_score(p.a)),
                 _td(p.b, _fmt_score(p.b)),
                 _td(p.ratio, _fmt(p.ratio, 2), "" if p.ratio is not None else f"undefined: {a} scores 0"),
@@ -504,7 +504,7 @@ def _markdown(c: Comparison) -> str:
         parts.append(f"### Discriminative power: {md(a)} vs {md(b)}")
         rows = [
             [
-                p.task,
+                _with_unit(c, p.task),
                 _fmt_score(p.a),
                 _fmt_score(p.b),
                 _fmt(p.ratio, 2) if p.ratio is not None else "undefined",
