@@ -76,12 +76,9 @@ def test_a_mistake_through_lm_eval_ends_with_one_line_before_the_task_index(tmp_
     line, seconds = refusal(tmp_path, *args)
     assert line.startswith(expected), line
     assert seconds < REFUSAL_SECONDS, f"{mistake}: {seconds:.1f} s"
+    if mistake == "policy":
+        assert ", heuristic, " in line  # the list is complete: heuristic works and is named
     print(f"{mistake}: {seconds:.1f} s")  # -s shows the times the docs quote
-
-
-def test_the_policy_list_of_a_refusal_is_complete(tmp_path):
-    line, _ = refusal(tmp_path, "--model_args", "policy=optimall", "--tasks", "cog_wcst_direct")
-    assert ", heuristic, " in line  # the list is complete: heuristic works and is named
 
 
 def test_a_misspelt_name_that_is_not_ours_gets_lm_evals_message_in_one_line(tmp_path):
@@ -161,3 +158,38 @@ def test_keys_of_other_tasks_and_of_model_args_pass_through():
     """lm-eval merges --model_args and other tasks' metadata into ours: those are not ours to refuse."""
     check_metadata_keys({"max_seq_lengths": [4096], "pretrained": "x", "dtype": "float32", "policy": "random",
                          "wcst": {"trials": 3}, "nback": {}, "stroop": {}, "variant": {"fixed_rule": "shape"}})
+
+
+@pytest.mark.parametrize("policy", ["random", "optimal"])
+def test_every_task_and_group_of_ours_passes_the_pre_flight_check_with_its_own_settings(policy):
+    """No false refusal: each of our 174 names, with its YAML's metadata, cog_baseline's two universal
+    policies and lm-eval's merge of --model_args into the metadata."""
+    from lm_eval_cog.lmeval.preflight import check_run
+    from lm_eval_cog.task_index import entries
+
+    for name in sorted(entries()):
+        check_run(model="cog_baseline", model_args={"policy": policy}, tasks=[name], metadata={"policy": policy})
+
+
+def _time_table() -> str:
+    """The docs' table (docs/internals.md): each mistake's line and seconds, as a user runs it (lm-eval's
+    full task index on) and with LM_EVAL_COG_TASKS_ONLY=1. Run: python tests/test_user_errors.py"""
+    import tempfile
+    from pathlib import Path
+
+    rows = ["| mistake | arguments | the one line (start) | s | s, TASKS_ONLY=1 |", "|---|---|---|---|---|"]
+    for name in sorted(MISTAKES):
+        args, expected = MISTAKES[name]
+        times = []
+        for full in (True, False):
+            with tempfile.TemporaryDirectory() as tmp:
+                line, seconds = refusal(Path(tmp), *args, full_index=full)
+                assert line.startswith(expected), line
+                times.append(f"{seconds:.1f}")
+        shown = " ".join(a if " " not in a and "{" not in a else f"'{a}'" for a in args)
+        rows.append(f"| {name} | `{shown}` | `{expected[:70].rstrip()}...` | {times[0]} | {times[1]} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(_time_table())

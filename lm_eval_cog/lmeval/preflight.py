@@ -144,14 +144,18 @@ def _patch_config() -> None:
     from lm_eval.config import evaluate_config
 
     cls = evaluate_config.EvaluatorConfig
-    if getattr(cls.process_tasks, "_lm_eval_cog", False):
+    # Not a class: a test double of lm-eval's own suite; nothing of ours to check there.
+    if not isinstance(cls, type) or getattr(cls.process_tasks, "_lm_eval_cog", False):
         return
     from_cli, process_tasks = cls.from_cli.__func__, cls.process_tasks
 
     def checked_from_cli(klass: Any, namespace: Any) -> Any:
         cfg = from_cli(klass, namespace)
-        check_run(model=cfg.model, model_args=cfg.model_args, tasks=cfg.tasks, metadata=cfg.metadata,
-                  num_fewshot=cfg.num_fewshot, include_path=cfg.include_path)
+        # getattr: another lm-eval release may name a field otherwise; then that check is lm-eval's.
+        model_args = getattr(cfg, "model_args", None)
+        check_run(model=getattr(cfg, "model", None), model_args=model_args if isinstance(model_args, dict) else {},
+                  tasks=getattr(cfg, "tasks", None), metadata=getattr(cfg, "metadata", None) or {},
+                  num_fewshot=getattr(cfg, "num_fewshot", None), include_path=getattr(cfg, "include_path", None))
         return cfg
 
     def checked_process_tasks(self: Any, *args: Any, **kwargs: Any) -> Any:
