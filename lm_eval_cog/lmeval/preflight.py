@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import logging
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -143,19 +144,27 @@ def _patch_config() -> None:
     runs :func:`check_run`; ``process_tasks`` turns lm-eval's "Tasks not found" into one line."""
     from lm_eval.config import evaluate_config
 
-    cls = evaluate_config.EvaluatorConfig
-    # Not a class: a test double of lm-eval's own suite; nothing of ours to check there.
-    if not isinstance(cls, type) or getattr(cls.process_tasks, "_lm_eval_cog", False):
+    cls = getattr(evaluate_config, "EvaluatorConfig", None)
+    # Not a class: a test double of lm-eval's own suite; nothing of ours to check there. An lm-eval
+    # whose config has another shape is left alone (our tasks still check themselves when built).
+    if not isinstance(cls, type) or getattr(getattr(cls, "process_tasks", None), "_lm_eval_cog", False):
         return
-    from_cli, process_tasks = cls.from_cli.__func__, cls.process_tasks
+    from_cli, process_tasks = getattr(cls.from_cli, "__func__", None), getattr(cls, "process_tasks", None)
+    if from_cli is None or process_tasks is None:
+        return
 
     def checked_from_cli(klass: Any, namespace: Any) -> Any:
         cfg = from_cli(klass, namespace)
         # getattr: another lm-eval release may name a field otherwise; then that check is lm-eval's.
         model_args = getattr(cfg, "model_args", None)
-        check_run(model=getattr(cfg, "model", None), model_args=model_args if isinstance(model_args, dict) else {},
-                  tasks=getattr(cfg, "tasks", None), metadata=getattr(cfg, "metadata", None) or {},
-                  num_fewshot=getattr(cfg, "num_fewshot", None), include_path=getattr(cfg, "include_path", None))
+        try:
+            check_run(model=getattr(cfg, "model", None), model_args=model_args if isinstance(model_args, dict) else {},
+                      tasks=getattr(cfg, "tasks", None), metadata=getattr(cfg, "metadata", None) or {},
+                      num_fewshot=getattr(cfg, "num_fewshot", None), include_path=getattr(cfg, "include_path", None))
+        except UserError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a defect of the check must not stop a run: the tasks check again
+            logging.getLogger(__name__).debug("lm-eval-cog pre-flight check skipped: %r", error)
         return cfg
 
     def checked_process_tasks(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -24,6 +24,8 @@ METRIC_COUNTS = re.compile(r"^\[(?P<task>[^\]]+)\] Metrics were not scored on th
 METADATA_HINT = ("cog_* tasks take their run parameters from --metadata (e.g. --metadata '{\"items\": 50, \"seed\": 7}' "
                  "or '{\"wcst\": {\"trials\": 40}}'); see docs/tasks.md")
 TASK_LOGGER = "lm_eval.api.task"
+#: lm-eval 0.5's module of the same warning.
+TASK_LOGGER_05 = "lm_eval.api.task._task"
 AGGREGATION_LOGGER = "lm_eval.evaluator_utils"
 
 
@@ -89,8 +91,8 @@ _FILTER = _OurTasksFilter()
 
 
 def install() -> None:
-    """Add the filter to lm-eval's two loggers (idempotent)."""
-    for name in (TASK_LOGGER, AGGREGATION_LOGGER):
+    """Add the filter to lm-eval's loggers of these warnings (idempotent)."""
+    for name in (TASK_LOGGER, TASK_LOGGER_05, AGGREGATION_LOGGER):
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
