@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from lm_eval_cog.games.taboo.rules import (
     normalise_guess,
     paper_hits,
     read_tagged,
+    stopwords,
     strict_hits,
 )
 from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
@@ -134,8 +136,8 @@ class TabooEnv(GameEnv):
         if clue is None:
             self.record_move("clue", INVALID, strip_reply(reply), f"no '{CLUE_TAG}' at the start", turn=self.turn)
             return self._end(ABORTED, prompts.ABORTED_CLUE)
-        taboo = (self.target, *self.related)
-        hits = {"paper": paper_hits(clue, taboo), "strict": strict_hits(clue, taboo)}
+        taboo, stop = (self.target, *self.related), self.stop_words()
+        hits = {"paper": paper_hits(clue, taboo, stop), "strict": strict_hits(clue, taboo, stop)}
         broken = bool(hits[self.params.taboo_rule])
         self.record_move(
             "clue", VIOLATION if broken else VALID, clue, _summary(hits[self.params.taboo_rule]),
@@ -164,6 +166,11 @@ class TabooEnv(GameEnv):
         self.turn += 1
         self.due = DESCRIBER
         return strip_reply(reply), False, self._info()
+
+    def stop_words(self) -> Collection[str]:
+        """The stop words the paper rule skips (and the strict rule's paper hits): scikit-learn's
+        English list (:func:`~lm_eval_cog.games.taboo.rules.stopwords`); one place to plug in another."""
+        return stopwords()
 
     def _repeats(self, said: str) -> bool:
         """Has the role due already said this (normalised) in this episode? Then remember it."""
