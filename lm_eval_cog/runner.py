@@ -174,9 +174,10 @@ class GameEpisode:
         seat = self.seats.get(role)
         if seat is None:
             system = self.env.system_prompts.get(role, "")
-            seat = self.seats[role] = Episode(spec=self.spec, env=self.env, system=system, settings=self._settings, owner=self,
-                                              pinned=getattr(self.env, "pinned_turns", 0),
-                                              trims=getattr(self.env, "trims_history", True))  # fmt: skip
+            seat = self.seats[role] = Episode(
+                spec=self.spec, env=self.env, system=system, settings=self._settings, owner=self,
+                pinned=getattr(self.env, "pinned_turns", 0), trims=getattr(self.env, "trims_history", True),
+            )  # fmt: skip
         turn = Turn(user=message, role=role, kept=not info.get("ephemeral", False))
         seat.turns.append(turn)
         seat.info = self.info = info

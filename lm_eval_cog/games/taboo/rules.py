@@ -154,7 +154,8 @@ class _Stems:
         #: The white-space words (of lowercased text) that start with a stem prefix, without and
         #: with one apostrophe before it (the stemmer strips it). Two expressions: one would scan
         #: 4 times slower (its first characters are no longer all ASCII).
-        self.words_res = [re.compile("|".join(_starting(p, r"\S*", r"\S", lead) for p in prefixes)) for lead in ("", _APOSTROPHES)]
+        self.words_res = [re.compile("|".join(_starting(p, r"\S*", r"\S", lead) for p in prefixes))
+                          for lead in ("", _APOSTROPHES)]  # fmt: skip
         self.shortest = min(map(len, self.by_stem), default=0)  # a word is never shorter than its stem
 
     def word_of(self, token: str) -> str | None:
