@@ -9,9 +9,13 @@ Two formats:
   :data:`PLAIN_STOP`.
 
 Old turns are dropped whole, oldest first, until the prompt fits
-``max_prompt_tokens``; the instructions (system message) and the current user
-message are never dropped. Dropping is monotone within an episode (a turn once
-dropped stays dropped) so the prompt prefix changes as rarely as possible.
+``max_prompt_tokens``; the system message, the env's pinned leading turns
+(``Env.pinned_turns``: where the first message holds the task itself) and the current
+user message are never dropped. Dropping is monotone within an episode (a turn once
+dropped stays dropped) so the prompt prefix changes as rarely as possible. A game
+(``Env.trims_history`` False) drops nothing: its first message holds the rules and the
+private instance, so a prompt too long fails the episode, as clembench's
+ContextExceededError does.
 
 Images (visual paradigms): a turn's user message holds one :data:`IMAGE_PLACEHOLDER` where
 its image goes. Of the turns kept, the images of the last ``image_history`` (a parameter of
@@ -99,7 +103,7 @@ def image_history(ep: Episode) -> int | None:
 
 def kept_image_turns(ep: Episode, drop: int) -> list[int]:
     """Indices (into ``ep.turns``) of the turns whose image is in the prompt, oldest first."""
-    with_image = [i for i in range(drop, len(ep.turns)) if ep.turns[i].image is not None]
+    with_image = [i for i in ep.kept_turns(drop) if ep.turns[i].image is not None]
     k = image_history(ep)
     return with_image if k is None else with_image[max(0, len(with_image) - k) :]
 
@@ -138,8 +142,9 @@ class Renderer:
     @staticmethod
     def _place_images(msgs: list[dict[str, str]], ep: Episode, drop: int, kept: set[int]) -> None:
         """Restore the placeholder of each kept image turn; older images become a note."""
-        user_turns = [m for m in msgs if m["role"] == "user"]  # one per turn in ep.turns[drop:]
-        for i, message in zip(range(drop, len(ep.turns)), user_turns):
+        user_turns = [m for m in msgs if m["role"] == "user"]  # one per turn of ep.kept_turns(drop)
+        shown = [i for i in ep.kept_turns(drop) if ep.turns[i].kept or i == len(ep.turns) - 1]
+        for i, message in zip(shown, user_turns):
             if ep.turns[i].image is None:
                 continue
             # The env wrote one placeholder; defuse() turned it into the inert form. Only the
@@ -170,11 +175,13 @@ class Renderer:
     def render(self, ep: Episode) -> tuple[Any, int, int]:
         """(prompt, dropped turns, prompt tokens) for the episode's current turn.
 
-        Raises :class:`ContextOverflow` when even the instructions plus the current
-        message exceed the budget.
+        Raises :class:`ContextOverflow` when even the instructions (system message, pinned
+        turns) plus the current message exceed the budget, and for a game (``ep.trims`` False)
+        as soon as its whole conversation does.
         """
         history = len(ep.turns) - 1
-        drop = ep.turns[-2].dropped_turns if history else 0
+        droppable = max(0, history - ep.pinned) if ep.trims else 0
+        drop = min(ep.turns[-2].dropped_turns, droppable) if history else 0
         while True:
             prompt = self.to_prompt(self.messages(ep, drop))
             images = self.images(ep, drop)
@@ -184,9 +191,16 @@ class Renderer:
                 n = self.count_tokens(prompt_text(prompt))
             if self.max_prompt_tokens is None or n <= self.max_prompt_tokens:
                 return prompt, drop, n
-            if drop >= history:
+            if drop >= droppable:
+                if not ep.trims:
+                    raise ContextOverflow(
+                        f"context exceeded: the prompt of {n} tokens exceeds the budget of {self.max_prompt_tokens} "
+                        f"tokens (context length minus generation budget); a game's history is never trimmed "
+                        f"(its first message holds the rules), so the episode ends unplayed"
+                    )
                 raise ContextOverflow(
                     f"prompt of {n} tokens exceeds the budget of {self.max_prompt_tokens} tokens "
-                    f"(context length minus generation budget) even with all {history} old turns dropped"
+                    f"(context length minus generation budget) even with all {droppable} old turns dropped"
+                    + (f" (the first {ep.pinned} kept: they hold the task)" if ep.pinned else "")
                 )
             drop += 1

@@ -32,8 +32,8 @@ FAILED = "failed"  # an error (backend, environment, context window); see ``erro
 
 @dataclass
 class Turn:
-    """One exchange. ``dropped_turns``: how many of the oldest turns were left out of
-    this turn's prompt to fit the context window (the instructions never are);
+    """One exchange. ``dropped_turns``: how many of the oldest turns (after the env's pinned
+    ones) were left out of this turn's prompt to fit the context window (the system message never is);
     ``prompt_tokens``: its length; ``cached_tokens``: how many of them the backend's prefix
     cache served (vLLM's, or the hf backend's kept key/value states)."""
 
@@ -81,6 +81,10 @@ class Episode:
     #: A game role's conversation: the :class:`GameEpisode` it belongs to (scripted players keep
     #: one agent per game, not per role).
     owner: Any = field(default=None, repr=False, compare=False)
+    #: Leading turns never dropped to fit the context window (``Env.pinned_turns``).
+    pinned: int = 0
+    #: Whether old turns may be dropped at all (``Env.trims_history``; False for the games).
+    trims: bool = True
 
     @property
     def live(self) -> bool:
@@ -90,10 +94,17 @@ class Episode:
     def current(self) -> Turn:
         return self.turns[-1]
 
+    def kept_turns(self, drop: int = 0) -> list[int]:
+        """Indices of the turns in the prompt when ``drop`` turns are dropped: the pinned ones, then
+        all but the ``drop`` oldest of the others (the current turn always)."""
+        pinned = min(self.pinned, len(self.turns) - 1)
+        return [*range(pinned), *range(pinned + drop, len(self.turns))]
+
     def messages(self, drop: int = 0) -> list[dict[str, str]]:
-        """Chat messages for the current turn, leaving out the ``drop`` oldest turns."""
+        """Chat messages for the current turn, leaving out the ``drop`` oldest turns after the pinned ones."""
         msgs = [{"role": "system", "content": self.system}] if self.system else []
-        for t in self.turns[drop:-1]:
+        for i in self.kept_turns(drop)[:-1]:
+            t = self.turns[i]
             if not t.kept:  # a question asked aside, answered once
                 continue
             msgs.append({"role": "user", "content": t.user})
@@ -163,7 +174,10 @@ class GameEpisode:
         seat = self.seats.get(role)
         if seat is None:
             system = self.env.system_prompts.get(role, "")
-            seat = self.seats[role] = Episode(spec=self.spec, env=self.env, system=system, settings=self._settings, owner=self)
+            seat = self.seats[role] = Episode(
+                spec=self.spec, env=self.env, system=system, settings=self._settings, owner=self,
+                pinned=getattr(self.env, "pinned_turns", 0), trims=getattr(self.env, "trims_history", True),
+            )  # fmt: skip
         turn = Turn(user=message, role=role, kept=not info.get("ephemeral", False))
         seat.turns.append(turn)
         seat.info = self.info = info
@@ -216,6 +230,7 @@ def start_episodes(specs: Iterable[dict[str, Any]], make_env: Callable[[dict[str
             else:
                 ep.info = info
                 ep.system = env.system_prompt
+                ep.pinned, ep.trims = getattr(env, "pinned_turns", 0), getattr(env, "trims_history", True)
                 ep.turns.append(Turn(user=message, image=turn_image(env)))
         except Exception as exc:  # noqa: BLE001 - recorded, the other episodes go on
             ep.fail(_reason("environment reset", exc))

@@ -126,13 +126,23 @@ def rebuild_prompt(
     if turns[-1].role is not None:  # a game: the conversation of that turn's role
         turns = [t for t in turns if t.role == turns[-1].role]
         system = (transcript.get("systems") or {}).get(turns[-1].role, "")
-    episode = Episode(spec=transcript, system=system, turns=turns)
+    env_cls = _env_class(transcript.get("paradigm"))
+    episode = Episode(spec=transcript, system=system, turns=turns, pinned=getattr(env_cls, "pinned_turns", 0),
+                      trims=getattr(env_cls, "trims_history", True))  # fmt: skip
     renderer = Renderer(
         chat_template=chat_template if transcript.get("apply_chat_template") else None,
         count_tokens=len,
         system_instruction=transcript.get("system_instruction"),
     )
     return renderer.to_prompt(renderer.messages(episode, turns[-1].dropped_turns))
+
+
+def _env_class(paradigm: Any) -> type | None:
+    """The env class of a transcript's paradigm (its pinned turns rebuild the prompt); None if unknown."""
+    try:
+        return get_paradigm(paradigm).env_cls if isinstance(paradigm, str) else None
+    except (KeyError, ValueError):
+        return None
 
 
 def read_transcripts(samples_jsonl: str | Path) -> list[dict[str, Any]]:

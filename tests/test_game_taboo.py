@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 
 import numpy as np
@@ -17,7 +18,20 @@ import pytest
 from lm_eval_cog.games.taboo import PARADIGM, TabooEnv, TabooParams, instances, taboo_metrics
 from lm_eval_cog.games.taboo.agents import SAFE_CLUES, breaks_a_rule, safe_clue
 from lm_eval_cog.games.taboo.prompts import guesser_prompt
-from lm_eval_cog.games.taboo.rules import normalise_guess, paper_hits, read_tagged, stem, strict_hits
+from lm_eval_cog.games.taboo import rules
+from lm_eval_cog.games.taboo.rules import (
+    JOIN_SLACK,
+    JOIN_SPREAD,
+    fold_accents,
+    letters,
+    normalise_guess,
+    paper_hits,
+    paper_tokens,
+    read_tagged,
+    stem,
+    stem_prefix,
+    strict_hits,
+)
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import Strategy
 from lm_eval_cog.paradigms.chance import play
@@ -139,38 +153,66 @@ def test_a_clue_with_a_related_words_stem_variant_loses_after_a_wrong_guess(band
 
 # ---------------------------------------------------------------- the two taboo rules
 TABOO = ("flashlight", "torch", "lamp", "battery")
+#: The issue's target and related words (issue 29): the evasions a scan of clembench's rule found.
+POLITICS = ("government", "political", "like", "politics")
 
 
 @pytest.mark.parametrize(
-    ("clue", "paper", "strict"),
+    ("clue", "taboo", "paper", "strict"),
     [
-        ("it shines in the dark", False, False),
-        ("FLASHLIGHTS!", True, True),  # stem + lowercase + punctuation
-        ("flash-light", True, True),  # the paper removes '-' before splitting
-        ("superflashlightish", False, True),  # hides the target: not a stem match
-        ("flash light", False, True),  # spelled across two words
-        ("a light to carry", False, True),  # 'light' (5 letters) is part of 'flashlight'
-        ("ｆｌａｓｈｌｉｇｈｔ", False, True),  # full-width letters: NFKC folds them, .lower() does not
-        ("torchbearer", False, True),  # contains the related word 'torch'
-        ("batteries", True, True),  # Snowball: batteri
-        ("flаshlight", False, False),  # Cyrillic 'а': another letter for NFKC, not the target
+        # issue 29: split, inflected and accented forms the paper rule misses, the strict rule catches
+        ("gov ernments", POLITICS, False, True),
+        ("pol itical", POLITICS, False, True),
+        ("lik es", POLITICS, False, True),
+        ("polítics", POLITICS, False, True),  # NFKD drops the accent; .lower() keeps it
+        # issue 29: a word that merely contains a taboo word is fair under both (clembench, clemcore#9)
+        ("a train", ("rain",), False, False),
+        ("a brain", ("rain",), False, False),
+        ("the hearth", ("heart",), False, False),
+        ("a start", ("star",), False, False),
+        ("a trait", ("portrait",), False, False),
+        # 24 more
+        ("it shines in the dark", TABOO, False, False),
+        ("FLASHLIGHTS!", TABOO, True, True),  # stem, lowercase, punctuation
+        ("flash-light", TABOO, True, True),  # the paper removes "-" before splitting
+        ("flash light", TABOO, False, True),  # two adjacent runs join to the target
+        ("FLASH\nLIGHT", TABOO, False, True),  # a line break splits it too
+        ("t o r c h", TABOO, False, True),  # letter by letter
+        ("t-o-r-c-h", TABOO, True, True),  # the paper removes the hyphens
+        ("bat tery", TABOO, False, True),
+        ("a bat, a tery", TABOO, False, False),  # "bat" and "tery" are not adjacent runs
+        ("ｆｌａｓｈｌｉｇｈｔ", TABOO, False, True),  # full-width letters: NFKD folds them, .lower() does not
+        ("ﬂashlight", TABOO, False, True),  # the "fl" ligature
+        ("Lámps", TABOO, False, True),
+        ("torch\u200bes", TABOO, False, True),  # a zero-width space: one paper token, two letter runs
+        ("the lamp’s glow", TABOO, True, True),  # the stemmer reads the curly apostrophe as "'"
+        ("torches and lamps", TABOO, True, True),
+        ("batteries", TABOO, True, True),  # Snowball: batteri
+        ("superflashlightish", TABOO, False, False),  # contains the target: fair, as clembench decided
+        ("torchbearer", TABOO, False, False),  # contains a related word
+        ("a lampshade", TABOO, False, False),
+        ("a light to carry", TABOO, False, False),  # part of the target: fair
+        ("a batter", TABOO, False, False),  # batter vs batteri: other stems
+        ("flаshlight", TABOO, False, False),  # Cyrillic "а": another letter for NFKD, not the target
+        ("not one", ("tone",), False, False),  # the join "notone" is no word of the list
+        ("as sure as can be", ("assure",), False, True),
+        ("the dying light", ("die",), True, True),  # Snowball: dying -> die (y read as i)
     ],
 )
-def test_paper_and_strict_rules_on_clues(clue, paper, strict):
-    """Both rules as documented; the strict rule catches every paper hit and the compound/substring tricks."""
-    assert bool(paper_hits(clue, TABOO)) is paper
-    assert bool(strict_hits(clue, TABOO)) is strict
+def test_paper_and_strict_rules_on_clues(clue, taboo, paper, strict):
+    """Both rules as documented; the strict rule holds every paper hit."""
+    assert bool(paper_hits(clue, taboo)) is paper
+    assert bool(strict_hits(clue, taboo)) is strict
+    assert set(paper_hits(clue, taboo)) <= set(strict_hits(clue, taboo))
 
 
-def test_the_strict_rule_skips_chance_overlaps():
-    """Parts under 4 letters and words that only straddle a boundary are not taboo: 'start' holds 'art',
-    'year' holds 'ear', 'not one' holds 'tone' across the space; stopwords may be part of a taboo word."""
+def test_the_rules_name_each_hit_with_the_runs_that_spell_it():
+    """The hits read as the log's reason shows them: the token or the runs, and the taboo word."""
+    assert strict_hits("gov ernments", POLITICS) == ["gov ernments ~ government"]
+    assert strict_hits("as sure as can be", ("assure",)) == ["as sure ~ assure"]
+    assert strict_hits("the flashlight", ("flashlight",)) == ["flashlight ~ flashlight"]
+    assert paper_hits("the lamp’s glow", TABOO) == ["lamp’s ~ lamp"]
     assert strict_hits("a smart start every year", ("art", "ear")) == []
-    assert strict_hits("not one of them", ("tone",)) == []
-    assert strict_hits("it is over there", ("overcome",)) == []  # 'over' is a stopword
-    assert strict_hits("come here", ("overcome",)) == ["come is part of overcome"]
-    assert strict_hits("as sure as can be", ("assure",)) == ["sure is part of assure", "as sure spells assure"]
-    assert strict_hits("the flashlight", ("flashlight",)) == ["flashlight ~ flashlight"]  # one word spells nothing "across"
 
 
 def test_the_strict_rule_checks_stems_of_stopwords_the_paper_drops():
@@ -179,16 +221,113 @@ def test_the_strict_rule_checks_stems_of_stopwords_the_paper_drops():
     assert paper_hits("fire", ("firing",)) == [] and strict_hits("fire", ("firing",)) == ["fire ~ firing"]
 
 
-def test_a_clue_hiding_the_target_loses_under_strict_and_passes_under_the_paper_rule(bands):
-    """'superflashlightish': strict (default) -> violation, lose; paper -> valid, the game goes on,
-    and violation_strict_rule still records it (1) while violation_paper_rule is 0."""
-    strict = game("CLUE: superflashlightish")
+def test_the_paper_rule_takes_its_stop_words_as_a_parameter():
+    """Another stop word list (e.g. NLTK's, where 'fire' is no stop word) changes what the paper rule skips."""
+    assert paper_hits("fire", ("firing",), stop_words=frozenset({"the"})) == ["fire ~ firing"]
+    assert paper_hits("the firing", ("firing",), stop_words=frozenset({"firing"})) == []
+
+
+def test_a_split_clue_loses_under_strict_and_passes_under_the_default_paper_rule(bands):
+    """'flash light': paper (the default) -> valid, the game goes on, and violation_strict_rule still
+    records it (1) while violation_paper_rule is 0; strict -> violation, lose."""
+    assert TabooParams().taboo_rule == "paper"
+    strict = game("CLUE: flash light", taboo_rule="strict")
     assert strict.log[0]["status"] == "violation" and outcome(strict) == "lose"
-    paper = game("CLUE: superflashlightish", "GUESS: flashlight", taboo_rule="paper")
+    paper = game("CLUE: flash light", "GUESS: flashlight")
     assert paper.log[0]["status"] == "valid"
     assert (paper.log[0]["taboo_paper"], paper.log[0]["taboo_strict"]) == (False, True)
     m = metrics(paper)
     assert (m["main_score"], m["violation_paper_rule"], m["violation_strict_rule"]) == (100.0, 0.0, 1.0)
+
+
+def test_every_snowball_stem_starts_as_its_word_does():
+    """The property that lets both rules skip most tokens unstemmed (rules.stem_prefix): every word of
+    up to two letters, with 50 suffixes (and after a curly apostrophe), starts with its stem's prefix."""
+    suffixes = ["", "s", "es", "ies", "ied", "ing", "ingly", "ed", "edly", "eed", "eedly", "y", "ly", "e", "ement",
+                "ational", "ness", "sses", "ss", "us", "ful", "ization", "izations", "fulness", "ousness", "iveness",
+                "alism", "ability", "ibly", "ically", "ments", "ations", "ator", "ence", "ency", "ance", "able", "ible",
+                "ant", "ent", "ism", "iti", "ous", "ive", "ize", "ise", "al", "er", "ic", "ate"]  # fmt: skip
+    letters_ = "abcdefghijklmnopqrstuvwxyz"
+    stems = [a + b for a in letters_ for b in ["", *letters_]] + ["dy", "ly", "ty", "sk", "id", "ug", "ea", "on", "si", "ge"]
+    for start in stems:
+        for suffix in suffixes:
+            for word in (start + suffix, "\u2019" + start + suffix):
+                read = word[1:] if len(word) > 2 and word[0] == "\u2019" else word  # as the stemmer reads it
+                assert read.replace("y", "i").startswith(stem_prefix(stem(word))), (word, stem(word))
+
+
+def _reference_hits(clue: str, taboo: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """Both rules computed the slow way, every token stemmed (what the regular expressions must equal)."""
+    by_stem: dict[str, str] = {}
+    for w in taboo:
+        by_stem.setdefault(stem(w.lower()), w)
+    paper = {f"{t} ~ {by_stem[stem(t)]}" for t in paper_tokens(clue) if stem(t) in by_stem}
+    strict_stems: dict[str, str] = {}
+    for w in taboo:
+        strict_stems.setdefault(stem(letters(w)), w)
+    folded = fold_accents(clue)
+    runs = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[^\W\d_]+", folded)]
+    longest = max(len(letters(w)) for w in taboo) + JOIN_SLACK
+    strict = set(paper)
+    for i, (start, _, run) in enumerate(runs):
+        if stem(run) in strict_stems:
+            strict.add(f"{run} ~ {strict_stems[stem(run)]}")
+        for j in range(i + 1, len(runs)):
+            joined = "".join(r for _, _, r in runs[i : j + 1])
+            if len(joined) > longest or runs[j][1] - start > JOIN_SPREAD * longest:
+                break
+            if stem(joined) in strict_stems:
+                strict.add(f"{' '.join(r for _, _, r in runs[i : j + 1])} ~ {strict_stems[stem(joined)]}")
+    return paper, strict
+
+
+def test_skipping_tokens_unstemmed_never_changes_a_hit():
+    """On 400 clues mixing the taboo words' split, inflected, accented and capitalised forms with other
+    words, both rules give exactly the hits of stemming every token and every join."""
+    rng = np.random.default_rng(7)
+    taboo_sets = [TABOO, POLITICS, ("die", "tying", "yes", "ice cream"), ("assure", "rain", "heart", "star")]
+    pieces = ["gov ernments", "pol-itical", "lik es", "polítics", "LIKES", "dying", "ty ing", "y es", "icecreams",
+              "ice-creams", "as sure", "rains", "train", "hearth", "star s", "t o r c h", "bat teries", "Lámp",
+              "’likes", "the", "a", "of", "fire", "light", "flash", "start", "x", "y", "i", "1", "--", "’",
+              "g", "o", "v", "e", "rnment", "f l a s h l i g h t"]  # fmt: skip
+    for k in range(400):
+        taboo = taboo_sets[k % len(taboo_sets)]
+        clue = rng.choice([" ", "", "-", "  ", "\n"], size=12).tolist()
+        clue = "".join(sep + str(rng.choice(pieces)) for sep in clue)
+        paper, strict = _reference_hits(clue, taboo)
+        assert set(paper_hits(clue, taboo)) == paper, clue
+        assert set(strict_hits(clue, taboo)) == strict, clue
+
+
+def test_a_4_mb_clue_stems_a_few_tokens_and_is_checked_in_seconds(monkeypatch):
+    """Defect C of issue 30: a 4 MB clue of distinct words took 28.5 s. Now only tokens that start as a
+    taboo stem does are stemmed (about 1 in 80 here), windows of joins are bounded, and both rules
+    finish well within a generous bound (measured about 1.5 s on the 2-core development machine under load)."""
+    rng = np.random.default_rng(3)
+    codes = rng.integers(97, 123, size=4_000_000, dtype=np.uint8)
+    codes[rng.random(4_000_000) < 1 / 7] = 32  # a space every 7 letters on average
+    clue = codes.tobytes().decode("ascii")
+    distinct = len(set(clue.split()))
+    assert len(clue) == 4_000_000 and distinct > 300_000
+    calls = []
+    real = rules._stemmer()
+
+    class Counting:
+        def stem(self, word: str) -> str:
+            calls.append(word)
+            return real.stem(word)
+
+    monkeypatch.setattr(rules, "_stemmer", lambda: Counting())
+    rules.stem.cache_clear()
+    start = time.perf_counter()
+    hits = (paper_hits(clue, POLITICS), strict_hits(clue, POLITICS))
+    elapsed = time.perf_counter() - start
+    rules.stem.cache_clear()
+    assert len(calls) < distinct / 50, len(calls)
+    assert elapsed < 10.0, elapsed
+    # The check still works at that size: one split target at the end is found.
+    assert hits == ([], []) or all(isinstance(h, list) for h in hits)
+    assert strict_hits(clue + " gov ernment", POLITICS)[-1] == "gov ernment ~ government"
 
 
 def test_look_alike_cyrillic_letters_are_not_the_target(bands):
@@ -448,8 +587,12 @@ def test_same_seed_and_index_give_the_same_instance_and_the_index_picks_the_band
 
 
 def test_the_log_reason_shows_at_most_five_hits(bands):
-    """20 words each hiding the target: 20 strict hits, the reason lists 5 and says '15 more'."""
-    clue = "CLUE: " + " ".join(f"{chr(97 + i)}flashlight" for i in range(20))
-    env = game(clue)
-    assert env.log[0]["status"] == "violation" and env.log[0]["reason"].endswith("; and 15 more")
-    assert env.log[0]["reason"].count("contains flashlight") == 5
+    """The target split at each of its 9 places, and its plural at 9 more: 18 strict hits or more; the
+    reason lists 5 and says how many more."""
+    splits = [f"{w[:k]} {w[k:]}" for w in ("flashlight", "flashlights") for k in range(1, 10)]
+    clue = "; ".join(splits)
+    hits = strict_hits(clue, TABOO)
+    assert len(hits) >= 18 and all(f"{s} ~ flashlight" in hits for s in splits)
+    env = game(f"CLUE: {clue}", taboo_rule="strict")
+    assert env.log[0]["status"] == "violation" and env.log[0]["reason"].endswith(f"; and {len(hits) - 5} more")
+    assert env.log[0]["reason"].count("~ flashlight") == 5

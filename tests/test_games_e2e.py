@@ -71,6 +71,36 @@ def test_the_rule_breaker_aborts_every_game_and_scores_zero_not_missing(tmp_path
         assert row["main_score,none"] is None  # no played episode: undefined, written as null
         assert row["lose,none"] == 0.0  # an abort is not a loss (the paper's Reference Game said it was)
     assert out["cog_games"]["clemscore,none"] == 0.0 and out["cog_games"]["played,none"] == 0.0
+    # No game defines a main score: the group's is undefined too (clembench's mean of nothing), null.
+    assert out["cog_games"]["main_score,none"] is None
+
+
+def test_the_groups_main_score_leaves_out_games_with_no_played_episode_as_clembench_does(monkeypatch):
+    """Taboo and Image played by the rule breaker (no episode played, main score undefined), the other
+    five by the optimal player, in one lm-eval evaluation: the group's main_score is the mean over the five
+    games that define one (100, not NaN), its played 5/7 and its clemscore the mean of the seven (500/7)."""
+    import lm_eval
+    from lm_eval.tasks import TaskManager
+
+    from lm_eval_cog.lmeval.baseline_model import BaselineLM, ScriptedPlayer
+    from lm_eval_cog.lmeval.seam import run_requests
+
+    class PerGame(ScriptedPlayer):
+        def _agent(self, ep):
+            self.policy = "rule_breaker" if ep.spec["paradigm"] in ("taboo", "image") else "optimal"
+            return super()._agent(ep)
+
+    class MixedLM(BaselineLM):
+        def cog_episode(self, requests):
+            return run_requests(requests, PerGame("optimal"), progress=False)
+
+    monkeypatch.setenv("LM_EVAL_COG_TASKS_ONLY", "1")  # our tasks only in the index (tests/lm_eval_cli.py)
+    out = lm_eval.simple_evaluate(model=MixedLM(policy="optimal"), tasks=["cog_games"], limit=2,
+                                  task_manager=TaskManager())["results"]  # fmt: skip
+    assert math.isnan(out["cog_game_taboo"]["main_score,none"]) and math.isnan(out["cog_game_image"]["main_score,none"])
+    group = out["cog_games"]
+    assert group["main_score,none"] == 100.0 and group["main_score_stderr,none"] == 0.0
+    assert group["played,none"] == pytest.approx(5 / 7) and group["clemscore,none"] == pytest.approx(500 / 7)
 
 
 def test_the_random_player_through_lm_eval_scores_what_it_scores_in_process(tmp_path):

@@ -68,6 +68,10 @@ class GameEnv(Env):
 
     #: The roles a model plays, in the order they first speak.
     roles: ClassVar[tuple[str, ...]] = ()
+    #: A game's history is never trimmed: its first message holds the rules, the target word, the
+    #: private slot values. A prompt longer than the context window fails the episode (not played,
+    #: the reason in its transcript), as clembench's ContextExceededError ends it.
+    trims_history = False
 
     def __init__(self, params: Any) -> None:
         super().__init__(params)

@@ -283,6 +283,13 @@ class Env(abc.ABC):
 
     #: Paradigm name, e.g. ``"wcst"``.
     name: ClassVar[str] = ""
+    #: How many leading turns are never dropped to fit the context window (the runner drops the
+    #: oldest turns after them): 1 where the first message holds what the whole episode needs
+    #: (Wason's example triple, a reflection's item); the system message is never dropped.
+    pinned_turns: ClassVar[int] = 0
+    #: False: no turn is ever dropped; a prompt longer than the context window fails the episode
+    #: with its reason (the games, as clembench's ContextExceededError).
+    trims_history: ClassVar[bool] = True
 
     def __init__(self, params: Any) -> None:
         self.params = params

@@ -11,7 +11,7 @@ import numpy as np
 from lm_eval_cog.games.base import fold
 from lm_eval_cog.games.taboo import instances
 from lm_eval_cog.games.taboo.env import DESCRIBER
-from lm_eval_cog.games.taboo.rules import CLUE_TAG, GUESS_TAG, paper_hits, strict_hits
+from lm_eval_cog.games.taboo.rules import CLUE_TAG, GUESS_TAG, strict_hits
 from lm_eval_cog.paradigms.base import AgentFactory
 
 #: Clues about the word's spelling only, each in other words, so that one of them is free of every
@@ -27,7 +27,7 @@ SAFE_CLUES: tuple[str, ...] = (
 def breaks_a_rule(clue: str, target: str, related: Sequence[str]) -> bool:
     """Does ``clue`` (the text after ``CLUE:``) break the paper's or the strict taboo rule?"""
     taboo = (target, *related)
-    return bool(paper_hits(clue, taboo) or strict_hits(clue, taboo))
+    return bool(strict_hits(clue, taboo))  # the strict rule holds every paper hit
 
 
 def safe_clue(target: str, related: Sequence[str], turn: int = 1) -> str:

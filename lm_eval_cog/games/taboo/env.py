@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,12 +15,13 @@ from lm_eval_cog.games.taboo.rules import (
     normalise_guess,
     paper_hits,
     read_tagged,
+    stopwords,
     strict_hits,
 )
 from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
 
 DESCRIBER, GUESSER = "describer", "guesser"
-TABOO_RULES = ("strict", "paper")
+TABOO_RULES = ("paper", "strict")
 
 
 @dataclass(frozen=True)
@@ -31,15 +33,15 @@ class TabooParams:
         experiment: The target's frequency band (``high``, ``medium``, ``low``), or ``all``
             (episode i plays band i mod 3).
         max_clues: Turns (one clue, then one guess) before the game is lost (3 in the paper).
-        taboo_rule: The check that decides whether a clue loses the game: ``strict`` (ours,
-            the paper's plus compound and substring variants) or ``paper`` (clembench's stem
-            check). Both are computed and logged on every clue.
+        taboo_rule: The check that decides whether a clue loses the game: ``paper`` (clembench's
+            stem check, the default) or ``strict`` (ours: the paper's, plus the stem check on
+            accent-folded, split and joined forms). Both are computed and logged on every clue.
     """
 
     strategy: str = "direct"
     experiment: str = "all"
     max_clues: int = 3
-    taboo_rule: str = "strict"
+    taboo_rule: str = "paper"
 
     def __post_init__(self) -> None:
         strategy = self.strategy.value if isinstance(self.strategy, Strategy) else self.strategy
@@ -72,7 +74,7 @@ class TabooEnv(GameEnv):
 
     Description:
         The describer sees a target word and three related words and gives clues without using
-        any of them (nor a word sharing a stem, nor a part of one); the guesser guesses the word.
+        any of them (nor a word sharing a stem); the guesser guesses the word.
 
     Reply format:
         Describer: ``CLUE: <clue>``; guesser: ``GUESS: <word>`` (the tag at the start of the
@@ -97,6 +99,8 @@ class TabooEnv(GameEnv):
 
     Version history:
         v1: first version.
+        v2: the default taboo rule is clembench's (``paper``); ``strict`` no longer matches
+        substrings (*train* for *rain* is fair) and catches split, accented and joined forms.
     """
 
     name = "taboo"
@@ -133,8 +137,8 @@ class TabooEnv(GameEnv):
         if clue is None:
             self.record_move("clue", INVALID, strip_reply(reply), f"no '{CLUE_TAG}' at the start", turn=self.turn)
             return self._end(ABORTED, prompts.ABORTED_CLUE)
-        taboo = (self.target, *self.related)
-        hits = {"paper": paper_hits(clue, taboo), "strict": strict_hits(clue, taboo)}
+        taboo, stop = (self.target, *self.related), self.stop_words()
+        hits = {"paper": paper_hits(clue, taboo, stop), "strict": strict_hits(clue, taboo, stop)}
         broken = bool(hits[self.params.taboo_rule])
         self.record_move(
             "clue", VIOLATION if broken else VALID, clue, _summary(hits[self.params.taboo_rule]),
@@ -163,6 +167,11 @@ class TabooEnv(GameEnv):
         self.turn += 1
         self.due = DESCRIBER
         return strip_reply(reply), False, self._info()
+
+    def stop_words(self) -> Collection[str]:
+        """The stop words the paper rule skips (and the strict rule's paper hits): scikit-learn's
+        English list (:func:`~lm_eval_cog.games.taboo.rules.stopwords`); one place to plug in another."""
+        return stopwords()
 
     def _repeats(self, said: str) -> bool:
         """Has the role due already said this (normalised) in this episode? Then remember it."""

@@ -22,8 +22,8 @@ EXTRA_SPECS: tuple[MetricSpec, ...] = (
                "stopwords dropped, with the Snowball stem of the target or a related word), else 0; NaN when no "
                "clue was read. Logged whichever rule decides the game."),
     MetricSpec(VIOLATION_STRICT, False, "1 if any clue breaks the strict rule (the paper's, plus the stem check on "
-               "stopwords, a token containing a taboo word or a 4+ letter part of one, a taboo word spelled across "
-               "tokens), else 0; NaN when no clue was read."),
+               "every letter run of the accent-folded clue, stopwords included, and on joins of adjacent runs: "
+               "split, accented and inflected forms), else 0; NaN when no clue was read."),
     MetricSpec(REPETITION_DESCRIBER, False, "Clues that repeat an earlier clue of the episode (case, Unicode form "
                "and spacing ignored); NaN when no clue was read. Always 0 in clembench (a bug, fixed here)."),
     MetricSpec(REPETITION_GUESSER, False, "Guesses that repeat an earlier guess of the episode (as compared with "

@@ -191,6 +191,7 @@ class ReflectEnv(Env):
     """
 
     name = "reflect"
+    pinned_turns = 1  # the first message is the item itself (no system message)
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p: ReflectParams = self.params

@@ -475,6 +475,7 @@ class Wason246Env(Env):
     """
 
     name = "wason246"
+    pinned_turns = 1  # the first message holds the example triple the rule is about
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p: Wason246Params = self.params
