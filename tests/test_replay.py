@@ -61,7 +61,9 @@ def _verdicts(rows: list[dict], model: str) -> dict[str, Counter]:
 def test_shipped_sample_replays_identical_or_documented_with_pinned_counts_per_game(replayed):
     _, rows, _ = replayed
     assert _verdicts(rows, LLAMA8) == {
-        "taboo": Counter({"identical": 29, "documented:taboo-strict-rule": 1}),
+        # Taboo's default is clembench's rule: the one episode our strict rule would lose (a clue with
+        # "plan" for "planner") is identical; the verdict is pinned on a hand-built row below.
+        "taboo": Counter({"identical": 30}),
         "referencegame": Counter({"documented:reference-v1.6-answer-pattern": 30}),
         "imagegame": Counter({"identical": 2}),
         "privateshared": Counter({"identical": 1}),
@@ -277,7 +279,7 @@ def test_preset_paper_is_passed_to_the_games_and_takes_the_paper_scorer_as_refer
         (False, "scores_reference.json"), (True, "scores.json")}  # fmt: skip
     # The paper's scorer reads "Answer: 1||" as we do: every Reference episode identical.
     assert _verdicts(rows, LLAMA8)["referencegame"] == {"identical": 30}
-    assert _verdicts(rows, LLAMA8)["taboo"] == {"identical": 29, "documented:taboo-strict-rule": 1}
+    assert _verdicts(rows, LLAMA8)["taboo"] == {"identical": 30}
     capsys.readouterr()
 
 
