@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
 
 #: Sentence patterns by mood, the negative particular first ("Some X are not Y" also reads as I).
 PATTERNS = (

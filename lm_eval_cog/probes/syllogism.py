@@ -133,15 +133,6 @@ def forms(existential_import: bool) -> tuple[list[tuple[str, int]], list[tuple[s
 FORMS = {flag: forms(flag) for flag in (True, False)}
 
 
-def atmosphere(moods: str) -> bool:
-    """Whether the conclusion has the premises' atmosphere (Woodworth & Sells, 1935): negative
-    when a premise is negative, particular when a premise is particular."""
-    negative = any(m in "EO" for m in moods[:2])
-    particular = any(m in "IO" for m in moods[:2])
-    expected = {(False, False): "A", (True, False): "E", (False, True): "I", (True, True): "O"}
-    return moods[2] == expected[negative, particular]
-
-
 def profile(moods: str, figure: int, existential_import: bool) -> tuple[str, bool, bool]:
     """What the surface and the known heuristics see of a form: the conclusion's mood, whether the
     atmosphere heuristic accepts it (Woodworth & Sells, 1935) and whether illicit conversion does
