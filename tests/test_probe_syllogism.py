@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -68,6 +69,17 @@ def _key_from_surface(prompt: str) -> str:
 FIGURES = {1: ((1, 2), (0, 1)), 2: ((2, 1), (0, 1)), 3: ((1, 2), (1, 0)), 4: ((2, 1), (1, 0))}  # S=0, M=1, P=2
 
 
+@functools.lru_cache(maxsize=None)
+def _valid(moods: str, figure: int, existential: bool, convert: bool = False) -> bool:
+    """Validity of a form by the test's model checker; ``convert``: the A and O premises also read
+    converted (Chapman & Chapman's illicit conversion)."""
+    major, minor = FIGURES[figure]
+    premises = [(moods[0], *major), (moods[1], *minor)]
+    if convert:
+        premises += [(m, y, x) for m, x, y in premises if m in "AO"]
+    return venn_status(premises, (moods[2], 0, 2), existential) == "valid"
+
+
 @pytest.mark.parametrize(("existential", "count"), [(True, 24), (False, 15)])
 def test_model_checking_finds_24_traditional_and_15_modern_valid_forms_as_the_rules_do(existential, count):
     valid = set()
@@ -83,8 +95,9 @@ def test_model_checking_finds_24_traditional_and_15_modern_valid_forms_as_the_ru
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand: 1 Ferio (EIO-1) is valid; 2 Camestres (AEE-2) is valid and "No vehicles are
-    # cellos" believable; 3 III-2 is invalid (an undistributed middle: the trabems and the migluts
-    # may be different gluvaps) but possible; 4 Disamis (IAI-3) is valid with the unbelievable "Some
+    # cellos" believable; 3 IAI-1 is invalid (an undistributed middle: the trabems may be gluvaps that are
+    # not migluts) but possible, and valid once "All trabems are gluvaps" is also read as "All gluvaps are
+    # trabems" (illicit conversion: its invalid twin shares the profile of a valid form); 4 Disamis (IAI-3) is valid with the unbelievable "Some
     # crocodiles are pines": the lure is "invalid". Conditions cycle nonce_valid, agree,
     # nonce_invalid, conflict; the first two rounds list "valid" first.
     docs = SYL.generate(0, 4)
@@ -94,7 +107,7 @@ def test_first_items_of_seed_0_are_pinned():
         "Conclusion: Some bazweps are not renems.\n" + question),
         ("Premise 1: All cellos are plilaps.\nPremise 2: No vehicles are plilaps.\n"
         "Conclusion: No vehicles are cellos.\n" + question),
-        ("Premise 1: Some migluts are gluvaps.\nPremise 2: Some trabems are gluvaps.\n"
+        ("Premise 1: Some gluvaps are migluts.\nPremise 2: All trabems are gluvaps.\n"
         "Conclusion: Some trabems are migluts.\n" + question),
         ("Premise 1: Some topiks are pines.\nPremise 2: All topiks are crocodiles.\n"
         "Conclusion: Some crocodiles are pines.\n" + question),
@@ -102,7 +115,7 @@ def test_first_items_of_seed_0_are_pinned():
     assert [d["prompt"] for d in docs] == [INSTRUCTIONS + b for b in bodies]
     assert all(d["choices"] == ["valid", "invalid"] for d in docs)
     assert [(d["condition"], d["gold"], d["lure"], d["form"]) for d in docs] == [
-        ("nonce_valid", 0, -1, "EIO-1"), ("agree", 0, -1, "AEE-2"), ("nonce_invalid", 1, -1, "III-2"),
+        ("nonce_valid", 0, -1, "EIO-1"), ("agree", 0, -1, "AEE-2"), ("nonce_invalid", 1, -1, "IAI-1"),
         ("conflict", 0, 1, "IAI-3"),
     ]
 
@@ -170,20 +183,26 @@ def _atmosphere(moods: str) -> bool:
 
 
 @pytest.mark.parametrize("existential", [True, False])
-def test_conclusion_mood_and_atmosphere_do_not_predict_validity(existential):
-    # Invalid items take the (conclusion mood, atmosphere match) profile of a valid form: the two profile
-    # distributions are the same, so answering by the mood of the conclusion or by the atmosphere heuristic
-    # (Woodworth & Sells: "valid" when the conclusion is negative / particular as the premises are) scores 1/2.
+def test_conclusion_mood_atmosphere_and_conversion_do_not_predict_validity(existential):
+    # Invalid items take the (conclusion mood, atmosphere verdict, conversion verdict) profile of a valid
+    # form: the two profile distributions are the same, so answering by the mood of the conclusion, by the
+    # atmosphere heuristic (Woodworth & Sells: "valid" when the conclusion is negative / particular as the
+    # premises are) or by illicit conversion (Chapman & Chapman) scores 1/2. The verdicts are computed here
+    # by the test's own Venn model checker (_valid) on the converted premises.
     docs = SYL.generate(2, 2000, SYL.make_params({"existential_import": existential}))
     profiles = {flag: Counter() for flag in (True, False)}
+    converted_right = 0
     for d in docs:
-        moods = d["form"][:3]
-        profiles[d["valid"]][(moods[2], _atmosphere(moods))] += 1
+        moods, figure = d["form"][:3], int(d["form"][-1])
+        converted = _valid(moods, figure, existential, convert=True)
+        converted_right += converted == d["valid"]
+        profiles[d["valid"]][(moods[2], _atmosphere(moods), converted)] += 1
     assert set(profiles[True]) == set(profiles[False])
     for profile in profiles[True]:
         assert abs(profiles[True][profile] - profiles[False][profile]) < 4 * math.sqrt(profiles[True][profile] + 5)
     atmosphere_right = sum(_atmosphere(d["form"][:3]) == d["valid"] for d in docs) / len(docs)
     assert abs(atmosphere_right - 0.5) < 0.05
+    assert converted_right / len(docs) == 0.5  # every item is "valid" under conversion, half of them truly
     mood_majority = sum(max(profiles[True][p], profiles[False][p]) for p in profiles[True]) / len(docs)
     assert mood_majority < 0.56
 
@@ -256,3 +275,59 @@ def test_bad_existential_import_names_the_parameter(value):
 def test_unknown_parameter_names_itself():
     with pytest.raises(ValueError, match="existential"):
         SYL.make_params({"existential": True})
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in SYL.heuristics}
+
+
+def _stem(p1, p2, conclusion):
+    return INSTRUCTIONS + f"Premise 1: {p1}\nPremise 2: {p2}\nConclusion: {conclusion}\n"
+
+
+def test_atmosphere_accepts_the_conclusion_of_the_premises_mood():
+    # Woodworth & Sells: a particular negative premise gives a particular negative atmosphere, so
+    # "Some A are not C" is accepted and "All A are C" rejected, whatever the logic (both invalid here).
+    options = ["valid", "invalid"]
+    stem = _stem("Some B are not C.", "All A are B.", "{}")
+    assert HEURISTICS["atmosphere"].scores(stem.format("Some A are not C."), options) == [1.0, 0.0]
+    assert HEURISTICS["atmosphere"].scores(stem.format("All A are C."), options) == [0.0, 1.0]
+    # Two universal affirmatives: a universal affirmative atmosphere ("All ..."), not "Some ...".
+    assert HEURISTICS["atmosphere"].scores(_stem("All B are C.", "All A are B.", "Some A are C."), options) == [0.0, 1.0]
+
+
+def test_conversion_reads_all_and_some_not_both_ways():
+    # Chapman & Chapman: "All C are B" read as also "All B are C" makes the invalid AAA-2 (undistributed
+    # middle) valid; the logic, without conversion, rejects it. An E premise converts validly and changes nothing.
+    options = ["invalid", "valid"]
+    aaa2 = _stem("All C are B.", "All A are B.", "All A are C.")
+    assert HEURISTICS["conversion"].scores(aaa2, options) == [0.0, 1.0]
+    assert venn_status([("A", 2, 1), ("A", 0, 1)], ("A", 0, 2)) == "indeterminate"
+    # III-1 stays invalid under conversion (nothing to convert): rejected.
+    assert HEURISTICS["conversion"].scores(_stem("Some B are C.", "Some A are B.", "Some A are C."), options) == [1.0, 0.0]
+    assert HEURISTICS["conversion"].scores("no syllogism", options) is None
+
+
+def test_min_heuristic_takes_the_least_informative_premises_quantifier():
+    # Chater & Oaksford: All > Some > No > Some-not; from "No" and "Some" premises the conclusion is "No ...".
+    options = ["valid", "invalid"]
+    assert HEURISTICS["min"].scores(_stem("No B are C.", "Some A are B.", "No A are C."), options) == [1.0, 0.0]
+    assert HEURISTICS["min"].scores(_stem("No B are C.", "Some A are B.", "Some A are not C."), options) == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("existential", [True, False])
+def test_declared_heuristics_are_at_chance_in_each_audit_cell(existential):
+    # Seeds 11-13, 400 items each: 300 per condition; the nonce conditions (whose key the condition fixes)
+    # pooled as the audit pools them. Before version 3, conversion scored 0.86 (agree and conflict) and 0.87
+    # (nonce): invalid forms were rarely valid under conversion, valid ones always are.
+    params = SYL.make_params({"existential_import": existential})
+    for heuristic in SYL.heuristics:
+        credits = {}
+        for seed in (11, 12, 13):
+            for doc in SYL.generate(seed, 400, params):
+                stem = doc["prompt"].rsplit("\n", 1)[0]
+                scores = heuristic.scores(stem, doc["choices"])
+                cell = SYL.audit_cell(doc["condition"])
+                credits.setdefault(cell, []).append(float(scores[doc["gold"]] > scores[1 - doc["gold"]]))
+        accuracy = {cell: sum(v) / len(v) for cell, v in credits.items()}
+        assert max(accuracy.values()) <= 0.5 + 0.05, (heuristic.name, accuracy)

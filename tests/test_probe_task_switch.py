@@ -11,6 +11,7 @@ import pytest
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 SWITCH = get_probe("task_switch")
 RULES = (
@@ -24,7 +25,8 @@ RULES = (
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand. Item 0 (single, all LETTER): A is a vowel -> lemon; 5 is odd -> lemon
     # too, so congruent. Item 1 (repeat, predictable runs L|NN|LL|NN): NUMBER U6, 6 is even
-    # -> apple (U vowel -> apple: congruent). Item 2 (switch, runs LL|NN|LL|NN|LL then N):
+    # -> apple (U vowel -> apple: congruent). No history trial shows U or 6 (nor A or 5 in item 0,
+    # A or 4 in item 2). Item 2 (switch, runs LL|NN|LL|NN|LL then N):
     # NUMBER A4, even -> lemon (A vowel -> lemon: congruent, so no lure). In items 0-11 (block
     # t = 0) the key is the first option, the first word the rules name, the last history
     # response, the more frequent history response and the first in alphabetical order. Every
@@ -37,8 +39,8 @@ def test_first_items_of_seed_0_are_pinned():
         "Trial 7: LETTER M9 -> maple\nTrial 8: LETTER I3 -> lemon\nTrial 9: LETTER U7 -> lemon\n"
         "Trial 10: LETTER A5 -> ?\nWhat is the correct response to trial 10? Options: lemon, maple.",
         RULES.format(v="apple", c="piano", e="apple", o="piano")
-        + "Trial 1: LETTER G6 -> piano\nTrial 2: NUMBER E2 -> apple\nTrial 3: NUMBER R6 -> apple\n"
-        "Trial 4: LETTER K3 -> piano\nTrial 5: LETTER E8 -> apple\nTrial 6: NUMBER M4 -> apple\n"
+        + "Trial 1: LETTER I7 -> apple\nTrial 2: NUMBER M4 -> apple\nTrial 3: NUMBER R8 -> apple\n"
+        "Trial 4: LETTER M2 -> piano\nTrial 5: LETTER A8 -> apple\nTrial 6: NUMBER I4 -> apple\n"
         "Trial 7: NUMBER U6 -> ?\nWhat is the correct response to trial 7? Options: apple, piano.",
         RULES.format(v="lemon", c="tiger", e="lemon", o="tiger")
         + "Trial 1: LETTER E3 -> lemon\nTrial 2: LETTER I9 -> lemon\nTrial 3: NUMBER U2 -> lemon\n"
@@ -54,11 +56,11 @@ def test_first_items_of_seed_0_are_pinned():
     assert [(d["congruency"], d["cueing"]) for d in docs[:3]] == [
         ("congruent", "none"), ("congruent", "predictable"), ("congruent", "predictable")
     ]
-    # Item 13 (block t = 1): every property flipped. LETTER K7: K is a consonant -> south, the
+    # Item 13 (block t = 1): every property flipped. LETTER G3: G is a consonant -> south, the
     # second option, the second word named, not the last response (river), 3 of 9 responses,
     # after river alphabetically.
     assert docs[13]["prompt"].endswith(
-        "Trial 9: LETTER E8 -> river\nTrial 10: LETTER K7 -> ?\n"
+        "Trial 9: LETTER E8 -> river\nTrial 10: LETTER G3 -> ?\n"
         "What is the correct response to trial 10? Options: river, south."
     )
     assert (docs[13]["gold"], docs[13]["condition"], docs[13]["congruency"]) == (1, "repeat", "congruent")
@@ -207,3 +209,34 @@ def test_hedged_empty_or_foreign_answers_are_invalid(answer):
 def test_bad_parameters_name_themselves(overrides, name):
     with pytest.raises(ValueError, match=f"'{name}'"):
         SWITCH.make_params(overrides)
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in SWITCH.heuristics}
+HAND = RULES.format(v="lemon", c="maple", e="maple", o="lemon") + (
+    "Trial 1: LETTER G7 -> maple\nTrial 2: NUMBER U4 -> maple\nTrial 3: LETTER A5 -> ?\n"
+)
+
+
+def test_response_repetition_gives_the_previous_response():
+    assert HEURISTICS["response_repetition"].scores(HAND, ["lemon", "maple"]) == [0.0, 1.0]
+
+
+def test_episodic_retrieval_gives_the_response_of_the_last_trial_sharing_a_letter_or_number():
+    # A5 shares nothing with G7 or U4: no basis; G4 shares G with trial 1 and 4 with trial 2 (the later one).
+    assert HEURISTICS["episodic_retrieval"].scores(HAND, ["lemon", "maple"]) is None
+    shared = HAND.replace("A5 -> ?", "G4 -> ?")
+    assert HEURISTICS["episodic_retrieval"].scores(shared, ["lemon", "maple"]) == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_no_earlier_response_can_be_copied_by_letter_or_number(seed):
+    # Issue 28: "copy the answer of the last earlier trial with the same letter" scored 0.61 on version 2.
+    # The target now shares neither letter nor number with the history: the strategy has no basis, and the
+    # declared heuristics stay at chance in every condition.
+    for doc in SWITCH.generate(seed, 400):
+        *history, target = _TRIAL.findall(doc["prompt"])
+        assert all(h[2] != target[2] and h[3] != target[3] for h in history)
+    for heuristic in SWITCH.heuristics:
+        accuracy = accuracy_by_condition("task_switch", heuristic, seed, 400)
+        assert max(accuracy[c] for c in SWITCH.conditions) <= 0.5 + 0.05, (heuristic.name, accuracy)

@@ -11,6 +11,7 @@ import pytest
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 NBACK = get_probe("verbal_nback")
 z = NormalDist().inv_cdf
@@ -18,9 +19,9 @@ z = NormalDist().inv_cdf
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand: item 0 ends "p p" (1-back repeat: target, yes); item 1 ends "f l f"
-    # (no 1-back repeat, a 2-back one: lure, key no, lure yes); item 2 ends "f f f q" (q repeats
-    # neither f: nontarget, no); item 3 ends "w w" (target, yes). Slots cycle target, lure,
-    # nontarget, target; the first four items list "yes" first.
+    # (no 1-back repeat, a 2-back one: lure, key no, lure yes); item 2 ends "j z j" (a 2-back repeat
+    # only: lure, no); item 3 ends "w w" (target, yes). Slots cycle target, lure, lure, target; the
+    # first four items list "yes" first.
     docs = NBACK.generate(0, 4)
     head = (
         "This is a 1-back task: letters are shown one at a time, and for each new letter you decide "
@@ -30,11 +31,11 @@ def test_first_items_of_seed_0_are_pinned():
     assert [d["prompt"] for d in docs] == [
         head + "t f t t m m m h h h b c m p h p p" + tail,
         head + "z j j j s j p g m v f l f" + tail,
-        head + "d d f d k z z f f f q" + tail,
+        head + "d d f d k z z f f f q q q j z j" + tail,
         head + "j w w" + tail,
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["yes", "no"], 0, "target", -1), (["yes", "no"], 1, "lure", 0), (["yes", "no"], 1, "nontarget", -1),
+        (["yes", "no"], 0, "target", -1), (["yes", "no"], 1, "lure", 0), (["yes", "no"], 1, "lure", 0),
         (["yes", "no"], 0, "target", -1),
     ]
 
@@ -70,8 +71,8 @@ def test_keys_re_derived_from_the_letters_in_the_prompt(overrides):
         assert len(block) == params.block_length and block.startswith("".join(letters))
         kinds = [_kind(list(block[: i + 1]), n) for i in range(n, len(block))]
         assert kinds.count("target") == params.targets and kinds.count("lure") == params.lures
-    # Conditions and n balanced by the cycle: targets are half the items, lures and nontargets a quarter each.
-    share = {"target": 1 / 2, "lure": 1 / 4, "nontarget": 1 / 4}
+    # Conditions and n balanced by the cycle: targets and lures are half the items each.
+    share = {"target": 1 / 2, "lure": 1 / 2}
     for n in params.n_values:
         for cond in NBACK.conditions:
             assert sum(d["n"] == n and d["condition"] == cond for d in docs) == 288 * share[cond] / len(params.n_values)
@@ -91,32 +92,45 @@ def test_metrics_on_hand_scored_answers():
         (_doc("target", 3), "maybe"),  # invalid: a miss, wrong
         (_doc("lure", 2, False), "Yes."),  # lure false alarm, wrong
         (_doc("lure", 3), "no"),  # right
-        (_doc("nontarget", 3, False), "no"),  # right
-        (_doc("nontarget", 1), "**no**"),  # right
+        (_doc("lure", 1), "**no**"),  # right
     ]
     scores = aggregate(NBACK, [NBACK.score_gen(doc, text) for doc, text in answers])
-    assert scores["acc"] == pytest.approx(4 / 7) and scores["invalid_rate"] == pytest.approx(1 / 7)
-    assert scores["acc_target"] == pytest.approx(1 / 3) and scores["acc_lure"] == 0.5 and scores["acc_nontarget"] == 1.0
+    assert scores["acc"] == pytest.approx(3 / 6) and scores["invalid_rate"] == pytest.approx(1 / 6)
+    assert scores["acc_target"] == pytest.approx(1 / 3) and scores["acc_lure"] == pytest.approx(2 / 3)
     assert scores["hit_rate"] == pytest.approx(1 / 3)  # 1 yes of 3 targets
-    assert scores["false_alarm_rate"] == pytest.approx(1 / 4)  # 1 yes of 2 lures + 2 nontargets
-    assert scores["lure_false_alarm_rate"] == 0.5  # 1 of 2 lures
-    # Log-linear: H = (1 + .5) / (3 + 1) = .375, F = (1 + .5) / (4 + 1) = .3.
-    assert scores["dprime"] == pytest.approx(z(0.375) - z(0.3))
-    # n = 1: docs 1, 7 right; n = 2: docs 2, 4 wrong; n = 3: doc 3 wrong, 5 and 6 right.
-    assert scores["accuracy_n1"] == 1.0 and scores["accuracy_n2"] == 0.0
-    assert scores["accuracy_n3"] == pytest.approx(2 / 3)
+    assert scores["false_alarm_rate"] == scores["lure_false_alarm_rate"] == pytest.approx(1 / 3)  # 1 yes of 3 lures
+    # Log-linear: H = (1 + .5) / (3 + 1) = .375, F = (1 + .5) / (3 + 1) = .375.
+    assert scores["dprime"] == pytest.approx(0.0)
+    # n = 1: docs 1, 6 right; n = 2: docs 2, 4 wrong; n = 3: doc 3 wrong, 5 right.
+    assert scores["accuracy_n1"] == 1.0 and scores["accuracy_n2"] == 0.0 and scores["accuracy_n3"] == 0.5
 
 
 def test_a_familiarity_responder_says_yes_to_lures():
     docs = NBACK.generate(0, 300)
     scores = play(NBACK, "prepotent", docs, "gen")
-    assert scores["acc_target"] == scores["acc_nontarget"] == 1.0 and scores["acc_lure"] == 0.0
-    assert scores["hit_rate"] == 1.0 and scores["lure_false_alarm_rate"] == 1.0
-    assert scores["false_alarm_rate"] == 0.5  # 75 lures of 150 noise trials
-    assert scores["acc"] == pytest.approx(3 / 4)  # wrong on the lures only: a quarter of the items
-    assert scores["dprime"] == pytest.approx(z(150.5 / 151) - z(75.5 / 151))
-    # Every run of 8 items (one n) holds 2 lures: 3/4 at every n.
-    assert all(scores[f"accuracy_n{n}"] == pytest.approx(3 / 4) for n in (1, 2, 3))
+    assert scores["acc_target"] == 1.0 and scores["acc_lure"] == 0.0
+    assert scores["hit_rate"] == 1.0 and scores["lure_false_alarm_rate"] == scores["false_alarm_rate"] == 1.0
+    assert scores["acc"] == 0.5  # wrong on the lures: half of the items
+    assert scores["dprime"] == pytest.approx(0.0)
+    assert all(scores[f"accuracy_n{n}"] == 0.5 for n in (1, 2, 3))
+
+
+def test_the_familiarity_heuristic_answers_yes_to_a_letter_seen_within_n_plus_1():
+    # Kane et al. 2007: in 2-back, "c" seen 3 back (a lure) is familiar: "yes"; "k" unseen: "no".
+    familiarity = {h.name: h for h in NBACK.heuristics}["familiarity"]
+    stem = "This is a 2-back task: ...\nLetters so far: {}\nIs the last letter the same as the letter 2 positions before it?"
+    assert familiarity.scores(stem.format("c d f c"), ["yes", "no"]) == [1.0, 0.0]
+    assert familiarity.scores(stem.format("c d f k"), ["no", "yes"]) == [1.0, 0.0]
+    assert familiarity.scores(stem.format("c d f g c"), ["yes", "no"]) == [0.0, 1.0]  # 4 back: not within n+1
+    assert familiarity.scores("no letters", ["yes", "no"]) is None
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_familiarity_is_at_chance_on_hundreds_of_trials(seed):
+    # Issue 28: "yes" if the last letter occurred in the last n+1 letters scored 0.75 pooled on version 2
+    # (nontargets, a quarter of the items, are answered right by familiarity alone).
+    familiarity = {h.name: h for h in NBACK.heuristics}["familiarity"]
+    assert accuracy_by_condition("verbal_nback", familiarity, seed, 400)["all"] <= 0.5 + 0.05
 
 
 def test_constant_answers_and_positions_score_one_half():

@@ -19,11 +19,16 @@ it by model checking over the 2^8 Venn-region assignments.
 Every invalid item is *indeterminate*: its conclusion is consistent with the premises
 but not forced by them (as in Evans et al., 1983), so an invalid conclusion is never
 rejected just for contradicting the premises. Invalid forms are drawn to look like valid
-ones: an invalid item takes the *profile* (conclusion mood, and whether the conclusion
-matches the premises' "atmosphere": negative if a premise is, particular if a premise
-is; Woodworth & Sells, 1935) of a valid form drawn as for a valid item. So neither the
-conclusion's mood ("All ..." conclusions are almost never valid) nor the atmosphere
-heuristic, which alone would score about 0.7, predicts validity.
+ones: an invalid item takes the *profile* of a valid form drawn as for a valid item: the
+conclusion's mood, whether the conclusion matches the premises' "atmosphere" (negative if a
+premise is, particular if a premise is; Woodworth & Sells, 1935) and whether it follows once the
+A and O premises are also read converted ("All A are B" as "All B are A"; Chapman & Chapman,
+1959), which every valid form does. So neither the conclusion's mood ("All ..." conclusions
+are almost never valid), nor the atmosphere heuristic (about 0.7 alone), nor illicit
+conversion (0.86 on version 2, whose invalid forms were rarely valid under conversion; issue
+28) predicts validity, in any condition. Declared heuristics (:attr:`Syllogism.heuristics`,
+:mod:`._syllogism_heuristics`): ``atmosphere``, ``conversion`` and Chater & Oaksford's ``min``
+(1999), each at chance or below in every audit cell.
 
 Conditions cycle by index (in the order nonce_valid, agree, nonce_invalid, conflict, so
 that items of even and of odd index hold valid and invalid keys alike):
@@ -56,13 +61,22 @@ shortcut audit pools them into one cell (``audit_cells``: ``nonce``), where the 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes._syllogism_beliefs import PAIRS, RELATIONS
+from lm_eval_cog.probes._syllogism_heuristics import (
+    atmosphere_accepts,
+    atmosphere_scores,
+    conversion_accepts,
+    conversion_scores,
+    min_scores,
+)
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle
@@ -119,28 +133,28 @@ def forms(existential_import: bool) -> tuple[list[tuple[str, int]], list[tuple[s
 FORMS = {flag: forms(flag) for flag in (True, False)}
 
 
-def atmosphere(moods: str) -> bool:
-    """Whether the conclusion has the premises' atmosphere (Woodworth & Sells, 1935): negative
-    when a premise is negative, particular when a premise is particular."""
-    negative = any(m in "EO" for m in moods[:2])
-    particular = any(m in "IO" for m in moods[:2])
-    expected = {(False, False): "A", (True, False): "E", (False, True): "I", (True, True): "O"}
-    return moods[2] == expected[negative, particular]
+def profile(moods: str, figure: int, existential_import: bool) -> tuple[str, bool, bool]:
+    """What the surface and the known heuristics see of a form: the conclusion's mood, whether the
+    atmosphere heuristic accepts it (Woodworth & Sells, 1935) and whether illicit conversion does
+    (Chapman & Chapman, 1959; :mod:`._syllogism_heuristics`)."""
+    (s1, p1), (s2, p2) = FIGURES[figure]
+    first, second, conclusion = (moods[0], s1, p1), (moods[1], s2, p2), (moods[2], "S", "P")
+    return (moods[2], atmosphere_accepts(first, second, conclusion),
+            conversion_accepts(first, second, conclusion, existential_import))
 
 
-def profile(moods: str) -> tuple[str, bool]:
-    """What a surface heuristic can see of a form: the conclusion's mood and its atmosphere match."""
-    return moods[2], atmosphere(moods)
-
-
-def _twins(existential_import: bool) -> dict[tuple[str, bool], list[tuple[str, int]]]:
-    """Profile -> the indeterminate invalid forms of that profile, for every profile of a valid form."""
+@functools.cache
+def twins(existential_import: bool) -> dict[tuple[str, bool, bool], list[tuple[str, int]]]:
+    """Profile -> the indeterminate invalid forms of that profile, for every profile of a valid form
+    (computed on first use: a few hundred model checks)."""
     valid, invalid = FORMS[existential_import]
-    wanted = {profile(m) for m, _ in valid}
-    return {p: [(m, f) for m, f in invalid if profile(m) == p] for p in sorted(wanted)}
-
-
-TWINS = {flag: _twins(flag) for flag in (True, False)}
+    wanted = {profile(m, f, existential_import) for m, f in valid}
+    moods = {p[0] for p in wanted}
+    out: dict[tuple[str, bool, bool], list[tuple[str, int]]] = {p: [] for p in sorted(wanted)}
+    for m, f in invalid:
+        if m[2] in moods and (found := profile(m, f, existential_import)) in out:
+            out[found].append((m, f))
+    return out
 
 
 def draw_form(rng: np.random.Generator, valid: bool, existential_import: bool) -> tuple[str, int]:
@@ -149,8 +163,8 @@ def draw_form(rng: np.random.Generator, valid: bool, existential_import: bool) -
     moods, figure = valid_forms[int(rng.integers(len(valid_forms)))]
     if valid:
         return moods, figure
-    twins = TWINS[existential_import][profile(moods)]
-    return twins[int(rng.integers(len(twins)))]
+    matching = twins(existential_import)[profile(moods, figure, existential_import)]
+    return matching[int(rng.integers(len(matching)))]
 
 
 def plural(word: str) -> str:
@@ -191,7 +205,12 @@ class Syllogism(Probe):
     conditions = CONDITIONS
     lure_conditions = ("conflict",)
     audit_cells: ClassVar[dict[str, str]] = {"nonce_valid": "nonce", "nonce_invalid": "nonce"}
-    version = 2.0
+    version = 3.0
+    heuristics = (
+        Heuristic("atmosphere", "Woodworth & Sells 1935 (atmosphere effect)", atmosphere_scores),
+        Heuristic("conversion", "Chapman & Chapman 1959 (illicit conversion of A and O premises)", conversion_scores),
+        Heuristic("min", "Chater & Oaksford 1999 (min-heuristic of the probability heuristics model)", min_scores),
+    )
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "belief_bias_index": ("difference", False),
         "belief_error_share": ("conditional_mean", False),

@@ -27,7 +27,10 @@ Counterbalanced by index within each condition (each in half the items, every
 combination within 32 blocks of 12 items): the key is the first option; the key is the
 first response word the rules name; the key is the last history trial's response; the
 key is the more frequent response of the history (never a tie); the key comes first in
-alphabetical order. The response words all have five letters. So neither the options'
+alphabetical order. The target shares neither its letter nor its number with a history trial
+(version 3; issue 28: copying the response of the last trial with the same letter scored 0.61),
+so no earlier response can be retrieved for it. Declared heuristics
+(:attr:`TaskSwitch.heuristics`): ``response_repetition`` and ``episodic_retrieval``, at chance. The response words all have five letters. So neither the options'
 order, length or spelling nor the place and number of their mentions tells the key.
 
 Effects (accuracy versions of the reaction-time costs; Monsell, 2003; Kiesel et al., 2010):
@@ -45,12 +48,15 @@ switch_cost 0.5, mixing_cost 0, congruency_effect 1/3 and lure_share 1.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle
 
@@ -120,14 +126,23 @@ def balance_bits(index: int) -> dict[str, bool]:
 
 
 def target_stimulus(rng: np.random.Generator, responses: dict[str, list[str]], target: str, answer: str,
-                    congruent: bool, history: list[str]) -> str:
-    """A stimulus, absent from ``history``, that ``target`` answers with ``answer`` and the other
-    task answers alike (``congruent``) or not."""
-    while True:
-        stimulus = _draw_stimulus(rng)
-        by_task = {task: responses[task][category(task, stimulus)] for task in TASKS}
-        if by_task[target] == answer and (by_task[LETTER] == by_task[NUMBER]) == congruent and stimulus not in history:
-            return stimulus
+                    congruent: bool, history: list[str]) -> str | None:
+    """A stimulus that ``target`` answers with ``answer`` and the other task answers alike
+    (``congruent``) or not, whose letter and number are both absent from ``history`` (so no earlier
+    trial's response can be copied by its letter or its number: "the response of the last trial with
+    the same letter" scored 0.61 on version 2; issue 28); None if the history leaves none."""
+    used_letters, used_numbers = {h[0] for h in history}, {h[1] for h in history}
+    fits = [
+        letter + number
+        for letter in VOWELS + CONSONANTS if letter not in used_letters
+        for number in EVENS + ODDS if number not in used_numbers
+    ]
+    fits = [
+        stim for stim in fits
+        if responses[target][category(target, stim)] == answer
+        and (responses[LETTER][category(LETTER, stim)] == responses[NUMBER][category(NUMBER, stim)]) == congruent
+    ]
+    return fits[int(rng.integers(len(fits)))] if fits else None
 
 
 def history_stimuli(rng: np.random.Generator, responses: dict[str, list[str]], tasks: list[str], answer: str,
@@ -161,6 +176,36 @@ def _mixed_tasks(rng: np.random.Generator, k: int, condition: str, cueing: str, 
             return tasks
 
 
+_TRIAL = re.compile(r"^Trial \d+: (?:LETTER|NUMBER) (\w\d) -> (\w+|\?)$", re.MULTILINE)
+
+
+def _trials(stem: str) -> tuple[list[tuple[str, str]], str] | None:
+    """(the earlier trials as (stimulus, response), the target stimulus) of a prompt."""
+    trials = _TRIAL.findall(stem)
+    if not trials or trials[-1][1] != "?":
+        return None
+    return trials[:-1], trials[-1][0]
+
+
+def repetition_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Response repetition (Rogers & Monsell, 1995; Schuch & Koch, 2004): give the previous trial's response."""
+    found = _trials(stem)
+    if found is None or not found[0]:
+        return None
+    return [float(o == found[0][-1][1]) for o in options]
+
+
+def retrieval_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Episodic retrieval (Logan, 1988; Waszak, Hommel & Allport, 2003): give the response of the last
+    earlier trial that shares the target's letter or number; None where none does."""
+    found = _trials(stem)
+    if found is None:
+        return None
+    earlier, target = found
+    same = [response for stim, response in earlier if stim[0] == target[0] or stim[1] == target[1]]
+    return [float(o == same[-1]) for o in options] if same else None
+
+
 class TaskSwitch(Probe):
     name = "task_switch"
     ability = "flexibility"
@@ -173,7 +218,13 @@ class TaskSwitch(Probe):
         "congruency_effect": ("difference", False),
         "lure_share": ("conditional_mean", False),
     }
-    version = 2.0
+    version = 3.0
+    heuristics = (
+        Heuristic("response_repetition", "Rogers & Monsell 1995; Schuch & Koch 2004 (repeat the last response)",
+                  repetition_scores),
+        Heuristic("episodic_retrieval", "Logan 1988; Waszak, Hommel & Allport 2003 (the response a seen stimulus got)",
+                  retrieval_scores),
+    )
 
     def item(self, rng: np.random.Generator, params: TaskSwitchParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
@@ -195,10 +246,13 @@ class TaskSwitch(Probe):
         # words[1]; the number task maps even -> words[0] or words[1] at random.
         flip = int(rng.integers(2))
         responses = {LETTER: words, NUMBER: words[::-1] if flip else list(words)}
-        history = history_stimuli(rng, responses, tasks, answer, bits["key_last_response"], bits["key_more_responses"])
-        # The target stimulus has the item's congruency and appears nowhere in the history,
-        # so no earlier response can be copied.
-        stimulus = target_stimulus(rng, responses, target, answer, congruency == "congruent", history)
+        # The target stimulus has the item's congruency and shares neither its letter nor its number
+        # with a history trial, so no earlier response can be copied (a history that leaves no such
+        # stimulus is redrawn).
+        stimulus = None
+        while stimulus is None:
+            history = history_stimuli(rng, responses, tasks, answer, bits["key_last_response"], bits["key_more_responses"])
+            stimulus = target_stimulus(rng, responses, target, answer, congruency == "congruent", history)
         choices = [answer, other] if bits["key_first_option"] else [other, answer]
         previous = tasks[-1]
         prepotent = responses[previous][category(previous, stimulus)]

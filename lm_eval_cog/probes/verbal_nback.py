@@ -22,31 +22,39 @@ position number, which would add a counting demand (where is letter 17?) that
 language models fail for reasons unrelated to working memory. Choices: ``yes`` / ``no``
 (words that are natural continuations of "Answer:", unlike Gong's ``m`` / ``-``).
 
-Conditions = trial type, cycled by index in the order target, lure, nontarget, target
-(:data:`SLOTS`), so that half the items are targets (key yes) and half are not (key no):
-``target`` (key yes), ``lure`` (key no; the lure is "yes", the familiarity response),
-``nontarget`` (key no). Under that cycle the option order alternates (yes first, no
-first) and n cycles beneath it, so every (type, option order, n) cell is balanced and the
-key is each option and each position half the time overall. A condition fixes its key
-(a target is always "yes"), so the shortcut audit pools the three into one cell
-(``audit_cells``), where a constant answer, position or length scores 1/2. n is a
-parameter, so it is reported through effects rather than conditions.
+Conditions = trial type, cycled by index in the order target, lure, lure, target (:data:`SLOTS`):
+``target`` (key yes) and ``lure`` (key no; the lure is "yes", the familiarity response), half
+the items each. Under that cycle the option order alternates (yes first, no first) and n cycles
+beneath it, so
+every (type, option order, n) cell is balanced and the key is each option and each position
+half the time. A condition fixes its key (a target is always "yes"), so the shortcut audit
+pools the two into one cell (``audit_cells``), where a constant answer, position or length
+scores 1/2. n is a parameter, so it is reported through effects rather than conditions.
+
+Why no nontarget trials (version 3; issue 28): a nontarget letter repeats none of the last n+1
+letters, so familiarity (Kane et al., 2007: "yes" to any recently seen letter, the heuristic the
+lures exist to catch) answers it right without locating the n-back letter; with version 2's
+mix (targets 1/2, lures and nontargets 1/4 each) familiarity scored 0.75. With targets and
+lures half and half, familiarity, "always yes" and "always no" all score 1/2, so the headline
+accuracy (the mean over both types, i.e. the balanced accuracy of discriminating targets from
+lures) does not reward it; the blocks still hold nontarget letters. Declared heuristic
+(:attr:`VerbalNBack.heuristics`): ``familiarity``.
 
 Effects (pooled over documents; a reply that is not "yes" counts as "no"):
-``hit_rate`` = P(yes | target); ``false_alarm_rate`` = P(yes | not a target), over lure
-*and* nontarget trials as in Gong's scoring; ``lure_false_alarm_rate`` = P(yes | lure);
-``dprime`` = z(hit rate) - z(false-alarm rate) over those counts, with the package's
-log-linear correction (Hautus, 1995) where Gong et al. replaced rates of 0 and 1 by
-0.01 and 0.99; ``accuracy_n1``..``accuracy_n3`` = accuracy at each n (NaN for an n not
-generated; Momentè et al. report the 3-back accuracy). Higher is better for hit rate,
-d' and accuracies, lower for the false-alarm rates. Chance: 1/2 (so is "always yes" and
-"always no"). The ``prepotent`` player answers "yes" to lures (familiarity): hit rate 1,
-lure false-alarm rate 1, false-alarm rate 1/2 (lures are half of the noise trials),
-accuracy 3/4.
+``hit_rate`` = P(yes | target); ``false_alarm_rate`` = P(yes | not a target), which with
+lure-only noise trials equals ``lure_false_alarm_rate`` = P(yes | lure) (kept so that
+results stay comparable with Gong's scoring); ``dprime`` = z(hit rate) - z(false-alarm rate)
+over those counts, with the package's log-linear correction (Hautus, 1995) where Gong et al.
+replaced rates of 0 and 1 by 0.01 and 0.99; ``accuracy_n1``..``accuracy_n3`` = accuracy at each
+n (NaN for an n not generated; Momentè et al. report the 3-back accuracy). Higher is better for
+hit rate, d' and accuracies, lower for the false-alarm rates. Chance: 1/2 (so is "always yes",
+"always no" and familiarity). The ``prepotent`` player answers "yes" to lures (familiarity):
+hit rate 1, false-alarm rates 1, accuracy 1/2.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,15 +62,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import Probe
 
 #: Lower-case consonants (Gong et al.'s blocks use lower-case letters; no vowels, so no words).
 LETTERS = "bcdfghjklmnpqrstvwxz"
-CONDITIONS = ("target", "lure", "nontarget")
-#: The trial type of item ``index`` is ``SLOTS[index % 4]``: targets are half the items, so
-#: yes and no are equally often the key; each parity of the index holds one target, so a
-#: strategy cross-fitted on odd / even items sees the same key distribution in both.
-SLOTS = ("target", "lure", "nontarget", "target")
+CONDITIONS = ("target", "lure")
+#: The trial type of item ``index`` is ``SLOTS[index % 4]``: targets and lures are half the items
+#: each, so yes and no are equally often the key, and so is familiarity's answer (version 3: a
+#: nontarget, a letter none of the last n+1 letters repeats, is answered by familiarity alone);
+#: each parity of the index holds one of each, so a strategy cross-fitted on odd / even items sees
+#: the same key distribution in both.
+SLOTS = ("target", "lure", "lure", "target")
 MAX_N = 3
 #: Blocks drawn before giving up: a block fails when no lure letter differs from the n-back one
 #: (n >= 2 after two 1-back repeats in a row; rare).
@@ -157,6 +168,21 @@ def _fill(rng: np.random.Generator, n: int, length: int, target_at: set[int], lu
     return block
 
 
+_TASK = re.compile(r"This is a (\d)-back task")
+_LETTERS = re.compile(r"Letters so far: ([a-z ]+)")
+
+
+def familiarity_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Familiarity (Kane et al., 2007; Oberauer, 2005): "yes" when the last letter is among the n+1
+    letters before it, whatever its lag, "no" otherwise; it answers every lure "yes"."""
+    task, shown = _TASK.search(stem), _LETTERS.search(stem)
+    if task is None or shown is None:
+        return None
+    n, letters = int(task.group(1)), shown.group(1).split()
+    familiar = letters[-1] in letters[-2 - n : -1]
+    return [float((o.strip().casefold() == "yes") == familiar) for o in options]
+
+
 class VerbalNBack(Probe):
     name = "verbal_nback"
     ability = "working_memory"
@@ -164,7 +190,11 @@ class VerbalNBack(Probe):
     conditions = CONDITIONS
     lure_conditions = ("lure",)
     audit_cells: ClassVar[Mapping[str, str]] = {c: "trials" for c in CONDITIONS}
-    version = 2.0
+    version = 3.0
+    heuristics = (
+        Heuristic("familiarity", "Kane et al. 2007; Oberauer 2005 (familiarity: yes to a recently seen letter)",
+                  familiarity_scores),
+    )
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "hit_rate": ("pooled_rate", True),
         "false_alarm_rate": ("pooled_rate", False),
