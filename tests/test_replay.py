@@ -107,7 +107,7 @@ def test_rows_hold_reference_ours_and_verdict_and_the_table_counts_per_game(repl
     assert first["ours"]["outcome"] == "success" and first["ours"]["main_score"] == 100.0
     assert first["ours"]["requests"] == 2 and first["ours"]["unused_replies"] == 0
     line = next(x for x in result.stdout.splitlines() if " taboo " in x and x.startswith("Meta-Llama-3.1-8B"))
-    assert line.split()[2:7] == ["30", "29", "1", "0", "0"]
+    assert line.split()[2:7] == ["30", "30", "0", "0", "0"]
     with (out / "replay.csv").open(encoding="utf-8", newline="") as handle:
         table = list(csv.DictReader(handle))
     assert len(table) == len(rows) and table[0]["verdict"] == rows[0]["verdict"]
