@@ -4,7 +4,7 @@ lm-eval 0.4.13 has no plugin discovery (entry points for tasks are upstream PR
 #4015, for models PR #4013). The wheel installs ``lm_eval_cog.pth`` at the root of
 site-packages; Python runs its one line at start-up, which imports this module.
 It does almost nothing then: it adds a ``sys.meta_path`` finder that waits for
-two lm-eval modules and, only when they are imported, patches them:
+a few lm-eval modules and, only when they are imported, patches them:
 
 * ``lm_eval.tasks.manager``: every ``TaskManager`` that indexes lm-eval's own tasks
   (``include_defaults=True``, the default) also indexes our task folder, exactly
@@ -23,7 +23,15 @@ two lm-eval modules and, only when they are imported, patches them:
   one line and exit status 2 (:mod:`lm_eval_cog.lmeval.preflight`);
 * ``lm_eval.evaluator``: ``simple_evaluate`` warns (and changes nothing) when a run of
   ``cog_*`` tasks passes ``metadata=`` beside its own ``task_manager=``: lm-eval hands
-  ``metadata`` only to a TaskManager it builds itself, so it would be dropped silently.
+  ``metadata`` only to a TaskManager it builds itself, so it would be dropped silently;
+* ``lm_eval.api.model``: a model built from ``--model_args`` (``LM.create_from_arg_string`` /
+  ``create_from_arg_obj``) keeps them as ``lm.cog_model_args``: the ``--use_cache`` episode cache
+  keys its model identity on every one that can change the replies
+  (:func:`lm_eval_cog.lmeval.episode_cache.cache_identity`);
+* ``lm_eval.models.huggingface``: under ``accelerate launch`` with several processes but at most one
+  GPU (CPU processes), each process gets its rank and the world size, so the documents are shared
+  out instead of every process evaluating all of them
+  (:mod:`lm_eval_cog.lmeval.data_parallel`).
 
 Nothing is written into lm-eval's files and nothing heavy is imported at
 start-up. Switch it off with ``LM_EVAL_COG_NO_AUTOLOAD=1`` (then use
@@ -224,12 +232,54 @@ def _patch_cli(module) -> None:
     install_preflight(module)
 
 
+#: The attribute a model built from model arguments keeps them in (see :func:`patch_model_args`).
+MODEL_ARGS_ATTR = "cog_model_args"
+
+
+def patch_model_args(module) -> None:
+    """``LM.create_from_arg_string`` / ``create_from_arg_obj`` leave the arguments on the model they
+    build (parsed as lm-eval parses them, with the additional config it passes: batch size, device).
+    Imports nothing: ``lm_eval.api.model`` is imported early, in the middle of lm-eval's own imports."""
+    cls = module.LM
+    parse = getattr(getattr(module, "utils", None), "simple_parse_args_string", None)
+    for name in ("create_from_arg_string", "create_from_arg_obj"):
+        original = cls.__dict__.get(name)
+        if not isinstance(original, classmethod) or getattr(original.__func__, "_lm_eval_cog", False):
+            continue
+        cls_method = _remembering(original.__func__, parse if name == "create_from_arg_string" else None)
+        setattr(cls, name, classmethod(cls_method))
+
+
+def _remembering(create, parse):
+    @functools.wraps(create)
+    def remembering(cls, arg, additional_config=None):
+        lm = create(cls, arg, additional_config)
+        try:
+            args = dict(parse(arg) if parse is not None and isinstance(arg, str) else arg or {})
+            args.update({k: v for k, v in (additional_config or {}).items() if v is not None})
+            setattr(lm, MODEL_ARGS_ATTR, args)
+        except Exception:  # noqa: BLE001 - an unusual model or argument: no record, the model is unchanged
+            pass
+        return lm
+
+    remembering._lm_eval_cog = True  # type: ignore[attr-defined]
+    return remembering
+
+
+def _patch_hf(module) -> None:
+    from lm_eval_cog.lmeval.data_parallel import patch_hflm  # only when lm-eval's HF model is imported
+
+    patch_hflm(module)
+
+
 _PATCHES = {
     "lm_eval._cli.run": _patch_cli,
     "lm_eval.tasks.manager": _patch_manager,
     "lm_eval.api.registry": _patch_registry,
     "lm_eval.evaluator": _patch_evaluator,
     "lm_eval.loggers.evaluation_tracker": patch_tracker,
+    "lm_eval.api.model": patch_model_args,
+    "lm_eval.models.huggingface": _patch_hf,
 }
 
 

@@ -524,6 +524,13 @@ def check_command(command: str, known_tasks_fixture) -> list[str]:
     program, args = words[0], words[1:]
     if program in SKIPPED_COMMANDS:
         return problems
+    if program == "accelerate":  # accelerate launch [its flags] -m lm_eval [lm_eval's]
+        if args[:1] != ["launch"] or "-m" not in args or args[args.index("-m") + 1 :][:1] != ["lm_eval"]:
+            return problems + ["only `accelerate launch ... -m lm_eval ...` is documented (and checked)"]
+        at = args.index("-m")
+        text = help_text(str(VENV_BIN / "accelerate"), "launch", "--help")
+        problems += [f"accelerate launch --help shows no {f}" for f in flags(args[1:at]) if not in_help(f, text)]
+        return problems + check_command(shlex.join(["lm_eval", *args[at + 2 :]]), known_tasks_fixture)
     if program in LM_EVAL:
         parsers = lm_eval_parsers()
         sub = args[0] if args and args[0] in parsers else "run"

@@ -312,11 +312,12 @@ def test_a_reply_reported_mid_turn_survives_a_kill_before_the_turns_end(tmp_path
 
 # --------------------------------------------------------------------------- the real lm_eval CLI
 
-def _cli(tmp_path: Path, name: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def _cli(tmp_path: Path, name: str, env: dict[str, str] | None = None, model_args: str = "faults=0:1:undecodable",
+         extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:  # fmt: skip
     tests = str(Path(__file__).parent)
     code = f"import sys; sys.path.insert(0, {tests!r}); import fault_backend; from lm_eval.__main__ import cli_evaluate; cli_evaluate()"
     args = [
-        "--model", "cog-fault", "--model_args", "faults=0:1:undecodable",
+        *extra, "--model", "cog-fault", "--model_args", model_args,
         "--tasks", TASK, "--limit", "2", "--metadata", json.dumps({"wcst": {"trials": 3}}),
         "--use_cache", str(tmp_path / "cache"), "--output_path", str(tmp_path / name), "--log_samples",
     ]  # fmt: skip
@@ -354,9 +355,20 @@ def test_through_the_lm_eval_cli_hostile_rows_are_regenerated_and_a_foreign_cach
     write(db, TABLE, IDENTITY_KEY, json.dumps("someone/else 7B"))
     refused = _cli(tmp_path, "refused")
     assert refused.returncode != 0 and not glob.glob(str(tmp_path / "refused" / "*" / "results_*.json"))
-    assert f"--use_cache database {db} holds replies of model 'someone/else 7B', but this run's model is 'fault_backend.FaultLM None'" in refused.stderr
+    this_model = """'fault_backend.FaultLM None {"faults": "0:1:undecodable"}'"""
+    assert f"--use_cache database {db} holds replies of model 'someone/else 7B', but this run's model is {this_model}" in refused.stderr
 
     rebuilt = _cli(tmp_path, "rebuilt", env={REBUILD_ENV: "1"})
     assert rebuilt.returncode == 0, rebuilt.stderr[-4000:]
     assert SUMMARY.search(rebuilt.stderr).groups() == ("0", "6") and "the cache starts over" in rebuilt.stderr
     assert _results(tmp_path / "rebuilt") == _results(tmp_path / "reference") and not (tmp_path / "pwned").exists()
+
+    # Another batch size is the same model: every turn replayed. An adapter on the same base model
+    # is another: refused before any request (the identity keys on the model arguments).
+    rebatched = _cli(tmp_path, "rebatched", extra=("--batch_size", "4"))
+    assert rebatched.returncode == 0, rebatched.stderr[-4000:]
+    assert SUMMARY.search(rebatched.stderr).groups() == ("6", "0")
+    adapter = _cli(tmp_path, "adapter", model_args="faults=0:1:undecodable,peft=/adapters/lora")
+    assert adapter.returncode != 0 and not glob.glob(str(tmp_path / "adapter" / "*" / "results_*.json"))
+    assert f"--use_cache database {db} holds replies of model {this_model}" in adapter.stderr
+    assert "/adapters/lora" in adapter.stderr.split("but this run's model is", 1)[1]

@@ -22,7 +22,16 @@ rebuilds the episode exactly (environments are deterministic given the seed and 
 replies), and the run continues where it stopped.
 
 Model identity: lm-eval's key has none. The row :data:`IDENTITY_KEY` records the model
-that wrote our table. A table of another model, or with rows but no identity, or a file
+that wrote our table (:func:`cache_identity`): backend, model name and dtype, and every model
+argument the run was given (``--model_args``, as lm-eval parsed them) except those known not to
+change a reply (:data:`REPLY_NEUTRAL_ARGS`: batch size, device, memory placement...). A LoRA adapter
+(``peft=``, ``delta=``), another ``revision``, a quantisation (``load_in_8bit``, ``load_in_4bit``,
+``autogptq``, ``gptqmodel``, ``quantization=``), ``trust_remote_code``, ``max_length`` (which trims
+the prompts), chat-template arguments (``enable_thinking``, ``chat_template_args``) or a model-level
+generation setting is therefore another model; an argument this module does not know is keyed too.
+What the run sends per turn needs no identity: the chat template, ``--system_instruction`` and
+context trimming are in the rendered prompt, ``--gen_kwargs`` in the generation settings, and both
+are in each row's key. A table of another model, or with rows but no identity, or a file
 written by an older lm-eval-cog (pickled rows in lm-eval's table) is refused before any
 request, naming the file and both identities; ``LM_EVAL_COG_REBUILD_CACHE=1`` empties our
 rows instead and starts over with this model (lm-eval's own rows are left alone).
@@ -89,6 +98,31 @@ def model_identity(lm: Any) -> str:
     if dtype is not None:
         parts.append(str(dtype))
     return " ".join(parts)
+
+
+#: Model arguments that decide where and how fast a model runs, never what it replies (lm-eval's
+#: hf, vllm and API backends): left out of :func:`cache_identity`, so a rerun with another batch size
+#: or device resumes from the cache. Every other argument is part of the identity.
+REPLY_NEUTRAL_ARGS = frozenset({
+    "batch_size", "max_batch_size", "device", "device_map", "parallelize", "max_memory_per_gpu", "max_cpu_memory",
+    "offload_folder", "logits_cache", "gpu_memory_utilization", "swap_space", "data_parallel_size",
+    "num_concurrent", "max_retries", "timeout",
+})
+
+
+def cache_identity(lm: Any) -> str:
+    """:func:`model_identity` and the model arguments that can change a reply (sorted JSON), as the
+    run gave them (``lm.cog_model_args``, kept by the start-up hook); a model built in Python without
+    them is known by :func:`model_identity` alone."""
+    args = getattr(lm, "cog_model_args", None)
+    identity = model_identity(lm)
+    if not isinstance(args, dict):
+        return identity
+    keyed = {str(k): v for k, v in args.items() if str(k) not in REPLY_NEUTRAL_ARGS}
+    if not keyed:
+        return identity
+    # An object argument (a model instance passed in Python) is known by its type, not its repr.
+    return f"{identity} {json.dumps(keyed, sort_keys=True, default=lambda o: f'<{type(o).__qualname__}>')}"
 
 
 def is_sampled(gen_kwargs: dict[str, Any]) -> bool:
@@ -280,7 +314,7 @@ class TurnCache:
             _LOG.warning(f"--use_cache: cannot locate the cache file of {type(db).__name__}; turns are not cached")
             return None
         table = getattr(db, "tablename", _LM_EVAL_TABLE)
-        cache = cls(path, model_identity(lm), lm_table=table, rebuild=rebuild_from_env())
+        cache = cls(path, cache_identity(lm), lm_table=table, rebuild=rebuild_from_env())
         lm.cache_hook = _TurnHook(hook, cache)
         return cache
 
@@ -370,7 +404,9 @@ __all__ = [
     "IDENTITY_KEY",
     "REBUILD_ENV",
     "TABLE",
+    "REPLY_NEUTRAL_ARGS",
     "TurnCache",
+    "cache_identity",
     "decode_turn",
     "is_sampled",
     "model_identity",

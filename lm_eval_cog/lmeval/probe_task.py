@@ -23,6 +23,7 @@ reports is checked against the YAML's ``metric_list`` when the task is built.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -65,15 +66,29 @@ def answer_filter(resps: Any, docs: Any) -> list[list[str]]:
     return [[answer_of(reply) for reply in replies] for replies in resps]
 
 
+def _every_metric(probe: Probe, form: str, scores: dict[str, Any]) -> dict[str, Any]:
+    """``scores`` with NaN for the metrics of other conditions (aggregated by ``nanmean``).
+
+    Every document reports every metric: under ``accelerate launch`` lm-eval gathers the
+    per-document values of the metric names rank 0 saw, from every rank, so a metric absent on
+    one rank (``acc_neutral`` with no neutral item among its documents) was a ``KeyError``, and
+    one absent on rank 0 was dropped. It also keeps the per-rank lists aligned document by
+    document (:mod:`lm_eval_cog.lmeval.data_parallel` restores the document order from them).
+    """
+    return {**dict.fromkeys(probe.partial_metrics(form), math.nan), **scores}
+
+
 def process_gen(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
     """``process_results`` of a ``_gen`` task: ``results[0]`` is what the ``answer_line``
     filter kept (:func:`answer_of`), read by :meth:`~lm_eval_cog.paradigms.probe_base.Probe.read_answer`."""
-    return get_probe(doc["probe"]).score_gen(doc, results[0])
+    probe = get_probe(doc["probe"])
+    return _every_metric(probe, "gen", probe.score_gen(doc, results[0]))
 
 
 def process_mc(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
     """``process_results`` of a ``_mc`` task: one ``(loglikelihood, is_greedy)`` per choice."""
-    return get_probe(doc["probe"]).score_mc(doc, [ll for ll, _ in results])
+    probe = get_probe(doc["probe"])
+    return _every_metric(probe, "mc", probe.score_mc(doc, [ll for ll, _ in results]))
 
 
 class _SeededProbe:

@@ -73,10 +73,11 @@ REGISTRY: dict[str, str] = {
 #: over the items with finite log-likelihoods (an invalid item's is NaN, left out; null when none is).
 CALIBRATION: dict[str, tuple[str, bool]] = {
     "ece": ("ece", False),
-    "brier_score": ("lm_eval_cog.stderr.nanmean", False),
+    "brier_score": ("lm_eval_cog.stderr.nanmean", False),  # NANMEAN
 }
-#: The aggregation of the lure margins: a mean over the items with finite log-likelihoods.
-LURE_MARGIN_AGGREGATION = "lm_eval_cog.stderr.nanmean"
+#: The aggregation of the per-condition accuracies and the lure margins: a mean over the documents
+#: that define them (NaN elsewhere: another condition, an invalid ``_mc`` item).
+NANMEAN = "lm_eval_cog.stderr.nanmean"
 #: The reference players of ``--model cog_baseline`` on probes.
 POLICIES = ("random", "optimal", "prepotent")
 #: The probes' characteristic non-ideal player (``policy="heuristic"``, as every paradigm declares one).
@@ -306,8 +307,15 @@ class Probe:
     def custom_aggregations(self) -> dict[str, tuple[str, bool]]:
         """Every metric not aggregated by the mean: the calibration metrics, the lure margins (means of
         the finite values) and the effects."""
-        margins = ["lure_margin", *(f"lure_margin_{c}" for c in self.lure_conditions)] if self.lure_conditions else []
-        return {**CALIBRATION, **{m: (LURE_MARGIN_AGGREGATION, True) for m in margins}, **self.effects}
+        partial = {m: (NANMEAN, True) for m in self.partial_metrics("mc")}
+        return {**CALIBRATION, **partial, **self.effects}
+
+    def partial_metrics(self, form: str) -> list[str]:
+        """The metrics a document reports only in its own condition (``acc_<condition>``; in the MC
+        form the lure margins, of lured items): NaN elsewhere in lm-eval's per-document rows
+        (``probe_task.process_mc``), so their aggregation is a mean of the defined values."""
+        margins = ["lure_margin", *(f"lure_margin_{c}" for c in self.lure_conditions)]
+        return [f"acc_{c}" for c in self.conditions] + (margins if form == "mc" and self.lure_conditions else [])
 
     def score_mc(self, doc: Mapping[str, Any], lls: Sequence[float]) -> dict[str, Any]:
         """Metrics of a ``_mc`` item from the log-likelihood of each choice.
