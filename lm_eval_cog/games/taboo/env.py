@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, VIOLATION, GameEnv, strip_reply
 from lm_eval_cog.games.taboo import instances, prompts
 from lm_eval_cog.games.taboo.rules import (
@@ -16,6 +17,7 @@ from lm_eval_cog.games.taboo.rules import (
     read_tagged,
     strict_hits,
 )
+from lm_eval_cog.games.taboo.stopwords import STOPWORD_LISTS, stopword_list
 from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
 
 DESCRIBER, GUESSER = "describer", "guesser"
@@ -40,6 +42,9 @@ class TabooParams:
     experiment: str = "all"
     max_clues: int = 3
     taboo_rule: str = "strict"
+    stopwords: str = "sklearn"
+    instances: str = "ours"
+    messages: str = "ours"
 
     def __post_init__(self) -> None:
         strategy = self.strategy.value if isinstance(self.strategy, Strategy) else self.strategy
@@ -56,6 +61,11 @@ class TabooParams:
         if self.taboo_rule not in TABOO_RULES:
             message = unknown_name_message("taboo rule", self.taboo_rule, TABOO_RULES)
             raise ValueError(f"taboo parameter 'taboo_rule': {message}")
+        if self.stopwords not in STOPWORD_LISTS:
+            message = unknown_name_message("stop word list", self.stopwords, STOPWORD_LISTS)
+            raise ValueError(f"taboo parameter 'stopwords': {message}")
+        paper.check_choice("taboo", "instances", self.instances)
+        paper.check_choice("taboo", "messages", self.messages)
 
     @property
     def max_turns(self) -> int:
@@ -104,12 +114,24 @@ class TabooEnv(GameEnv):
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p: TabooParams = self.params
-        self.experiment = instances.experiment_for(p.experiment, int(options.get("index", 0)))
-        self.instance = instances.draw_word(self.rng, self.experiment)
+        index = int(options.get("index", 0))
+        if p.instances == "paper":
+            self.experiment, chosen = paper.pick("taboo", p.experiment, index)
+            self.instance = instances.TabooWord(chosen["target"], tuple(chosen["related"]))
+        else:
+            self.experiment = instances.experiment_for(p.experiment, index)
+            self.instance = instances.draw_word(self.rng, self.experiment)
         self.turn = 1  # the current turn: clue ``turn`` then guess ``turn``
         self.said: dict[str, set[str]] = {DESCRIBER: set(), GUESSER: set()}  # for the repetition counts
         self.due = DESCRIBER
-        return prompts.describer_prompt(self.target, self.related, p.max_clues), self._info()
+        if p.messages == "paper":
+            exp = paper.experiment("taboo", self.experiment)
+            first = prompts.paper_describer_prompt(exp["describer_prompt"], self.target, self.related, p.max_clues)
+            self.guesser_rules = prompts.paper_guesser_prompt(exp["guesser_prompt"], p.max_clues)
+        else:
+            first = prompts.describer_prompt(self.target, self.related, p.max_clues)
+            self.guesser_rules = prompts.guesser_prompt(p.max_clues)
+        return first, self._info()
 
     @property
     def target(self) -> str:
@@ -133,7 +155,8 @@ class TabooEnv(GameEnv):
             self.record_move("clue", INVALID, strip_reply(reply), f"no '{CLUE_TAG}' at the start", turn=self.turn)
             return self._end(ABORTED, prompts.ABORTED_CLUE)
         taboo = (self.target, *self.related)
-        hits = {"paper": paper_hits(clue, taboo), "strict": strict_hits(clue, taboo)}
+        stop = stopword_list(self.params.stopwords)
+        hits = {"paper": paper_hits(clue, taboo, stop), "strict": strict_hits(clue, taboo)}
         broken = bool(hits[self.params.taboo_rule])
         self.record_move(
             "clue", VIOLATION if broken else VALID, clue, _summary(hits[self.params.taboo_rule]),
@@ -144,7 +167,8 @@ class TabooEnv(GameEnv):
             return self._end(LOSE, prompts.LOST_TABOO)
         self.due = GUESSER
         said = strip_reply(reply)
-        message = f"{prompts.guesser_prompt(self.params.max_clues)}\n\n{said}" if self.turn == 1 else said
+        # The guesser's first message: its rules, a blank line and the first clue (as clembench).
+        message = f"{self.guesser_rules}\n\n{said}" if self.turn == 1 else said
         return message, False, self._info()
 
     def _guess(self, reply: str) -> tuple[str, bool, dict[str, Any]]:

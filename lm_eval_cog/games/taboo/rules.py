@@ -80,18 +80,20 @@ def letters(text: str) -> str:
     return "".join(_LETTER_RUN.findall(fold(text)))
 
 
-def paper_tokens(clue: str) -> list[str]:
+def paper_tokens(clue: str, stop: frozenset[str] | None = None) -> list[str]:
     """The clue tokens clembench checks: lowercased, ASCII punctuation removed, split on white
-    space (clembench split on single spaces), stopwords dropped."""
+    space (clembench split on single spaces), stopwords (``stop``, default :func:`stopwords`) dropped."""
     words = clue.strip().lower().translate(_PUNCTUATION).split()
-    return [w for w in dict.fromkeys(words) if w not in stopwords()]
+    stop = stopwords() if stop is None else stop
+    return [w for w in dict.fromkeys(words) if w not in stop]
 
 
-def paper_hits(clue: str, taboo_words: Sequence[str]) -> list[str]:
+def paper_hits(clue: str, taboo_words: Sequence[str], stop: frozenset[str] | None = None) -> list[str]:
     """Clembench's rule: every (clue token, taboo word) pair with equal Snowball stems, as
-    ``"token ~ word"``. ``clue`` is the text after ``CLUE:``; ``taboo_words`` the target and related words."""
+    ``"token ~ word"``. ``clue`` is the text after ``CLUE:``; ``taboo_words`` the target and related
+    words; ``stop`` the stop words skipped (default :func:`stopwords`)."""
     stems = {stem(w.lower()): w for w in taboo_words}
-    return [f"{token} ~ {stems[stem(token)]}" for token in paper_tokens(clue) if stem(token) in stems]
+    return [f"{token} ~ {stems[stem(token)]}" for token in paper_tokens(clue, stop) if stem(token) in stems]
 
 
 def strict_hits(clue: str, taboo_words: Sequence[str]) -> list[str]:
