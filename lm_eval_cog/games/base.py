@@ -149,12 +149,15 @@ def common_metrics(log: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     }
 
 
-def game_paradigm(*, name: str, params_cls: type, env_cls: type[Env], heuristic: str, **fields: Any) -> Paradigm:
-    """A game's :class:`~lm_eval_cog.paradigms.base.Paradigm`: what every game shares is set here (one
-    ``default`` preset, ``clemscore`` as the primary metric, a failed episode counted as not played);
-    ``fields`` are the game's own (``metrics``, ``metric_specs``, ``agents``)."""
-    return Paradigm(name=name, params_cls=params_cls, presets={"default": params_cls()}, default_preset="default",
-                    env_cls=env_cls, heuristic=heuristic, primary_metric="clemscore", failed_scores=FAILED_SCORES,
+def game_paradigm(*, name: str, params_cls: type, env_cls: type[Env], heuristic: str, paper: Any,
+                  **fields: Any) -> Paradigm:
+    """A game's :class:`~lm_eval_cog.paradigms.base.Paradigm`: what every game shares is set here (two
+    presets, ``default`` and ``paper``, ``clemscore`` as the primary metric, a failed episode counted as
+    not played); ``paper`` is the game's ``paper`` preset (the paper's instances, messages and rules:
+    docs/games.md); ``fields`` are the game's own (``metrics``, ``metric_specs``, ``agents``)."""
+    presets = {"default": params_cls(), "paper": paper}
+    return Paradigm(name=name, params_cls=params_cls, presets=presets, default_preset="default", env_cls=env_cls,
+                    heuristic=heuristic, primary_metric="clemscore", failed_scores=FAILED_SCORES,
                     **fields)  # fmt: skip
 
 

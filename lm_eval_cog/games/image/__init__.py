@@ -19,6 +19,8 @@ PARADIGM = game_paradigm(
     metric_specs=METRIC_SPECS,
     agents=AGENTS,
     # One command per cell: the drawing ends right, in the most turns the rules allow.
+    # The paper's instances, messages and rules (docs/games.md, "The paper preset").
+    paper=ImageParams(instances="paper", messages="paper"),
     heuristic="slow_winner",
 )
 

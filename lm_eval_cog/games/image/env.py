@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, GameEnv, strip_reply
 from lm_eval_cog.games.grids import Grid, empty_grid, parse_grid, render
-from lm_eval_cog.games.image.instances import EXPERIMENTS, Instance, draw_instance
+from lm_eval_cog.games.image.instances import EXPERIMENTS, Instance, draw_instance, paper_instance
 from lm_eval_cog.games.image.params import MAX_COMMANDS, ImageParams
-from lm_eval_cog.games.image.prompts import CLOSING, NEXT_COMMAND, drawer_prompt, giver_first_prompt
+from lm_eval_cog.games.image.prompts import (
+    CLOSING,
+    NEXT_COMMAND,
+    drawer_prompt,
+    giver_first_prompt,
+    paper_drawer_prompt,
+    paper_giver_first_prompt,
+)
 from lm_eval_cog.games.image.rules import read_command
 from lm_eval_cog.games.image.scoring import SUCCESS_F1, changed_cells, score_grid
 
@@ -23,17 +31,30 @@ class ImageEnv(GameEnv):
     params: ImageParams
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        experiment = self.params.experiment
-        if experiment == "all":
-            experiment = EXPERIMENTS[int(options.get("index", 0)) % len(EXPERIMENTS)]
-        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
-        self.instance: Instance = options.get("instance") or draw_instance(self.rng, experiment)
+        experiment, index = self.params.experiment, int(options.get("index", 0))
+        given = options.get("instance")  # a replayed transcript's instance (lm_eval_cog.replay)
+        if given is not None:
+            self.instance: Instance = given
+            self.target_text = render(given.target)
+        elif self.params.instances == "paper":
+            experiment, row = paper.pick("image", experiment, index)
+            self.instance = paper_instance(experiment, row)
+            self.target_text = row["target_grid"]
+        else:
+            if experiment == "all":
+                experiment = EXPERIMENTS[index % len(EXPERIMENTS)]
+            self.instance = draw_instance(self.rng, experiment)
+            self.target_text = render(self.instance.target)
         self.commands = 0
         self.command = ""
         #: The drawer's last grid in the required form (None before its first).
         self.drawn: Grid | None = None
         self.last_f1 = 0.0
         self.due = GIVER
+        if self.params.messages == "paper":
+            data = paper.load("image")
+            first = paper_giver_first_prompt(data["giver_header"], self.target_text, data["question"])
+            return first, self._info()
         return giver_first_prompt(self.instance.target), self._info()
 
     def _info(self) -> dict[str, Any]:
@@ -62,7 +83,10 @@ class ImageEnv(GameEnv):
         self.command = command.instruction
         self.due = DRAWER
         # Only the command line is forwarded; the rules come with the first one.
-        return drawer_prompt(command.line, first=self.commands == 1), False, self._info()
+        first = self.commands == 1
+        if self.params.messages == "paper":
+            return paper_drawer_prompt(paper.load("image")["drawer_header"], command.line, first), False, self._info()
+        return drawer_prompt(command.line, first=first), False, self._info()
 
     def _drawer(self, text: str) -> tuple[str, bool, dict[str, Any]]:
         grid = parse_grid(text)
@@ -77,7 +101,11 @@ class ImageEnv(GameEnv):
         if self.commands == MAX_COMMANDS:
             return self._end(self._drawing_outcome())
         self.due = GIVER
-        return NEXT_COMMAND, False, self._info()
+        return self._question(), False, self._info()
+
+    def _question(self) -> str:
+        """What the giver is asked after each drawing (the paper's question, or ours)."""
+        return paper.load("image")["question"] if self.params.messages == "paper" else NEXT_COMMAND
 
     def _drawing_outcome(self) -> str:
         """Won when the last drawing reaches F1 99; a DONE before any drawing is a loss (F1 0)."""

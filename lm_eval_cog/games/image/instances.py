@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lm_eval_cog.games.grids import LETTER_GRIDS, SHAPE_GRIDS, SIZE, Grid, from_cells, with_mark
+from lm_eval_cog.games.grids import EMPTY, LETTER_GRIDS, SHAPE_GRIDS, SIZE, Grid, from_cells, parse_grid, with_mark
 
 EXPERIMENTS: tuple[str, ...] = ("compact_grids", "random_grids")
 PATTERNS: tuple[Grid, ...] = LETTER_GRIDS + SHAPE_GRIDS
@@ -42,3 +42,12 @@ def draw_instance(rng: np.random.Generator, experiment: str) -> Instance:
     else:
         raise ValueError(f"unknown image experiment {experiment!r}")
     return Instance(experiment, target, letter)
+
+
+def paper_instance(experiment: str, row: dict) -> Instance:
+    """An instance of the paper's (``lm_eval_cog.games.paper``, game ``image``): its target grid."""
+    target = parse_grid(row["target_grid"])
+    if isinstance(target, str):
+        raise ValueError(f"paper image grid {row['target_grid']!r}: {target}")
+    letters = sorted({cell for line in target for cell in line if cell != EMPTY})
+    return Instance(experiment, target, "".join(letters))

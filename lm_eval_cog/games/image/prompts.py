@@ -40,3 +40,16 @@ def giver_first_prompt(target: Grid) -> str:
 def drawer_prompt(command_line: str, first: bool) -> str:
     """The giver's command line, after the rules the first time."""
     return f"{DRAWER_RULES}\n\n{command_line}" if first else command_line
+
+
+# ---------------------------------------------------------------- the paper's messages
+def paper_giver_first_prompt(header: str, target_text: str, question: str) -> str:
+    """clembench's first giver message: its header, the target grid as the instance writes it (some
+    with a trailing line break) and the question, joined by line breaks as its game master joins them."""
+    return f"{header}\n{target_text}\n{question}\n"
+
+
+def paper_drawer_prompt(header: str, command_line: str, first: bool) -> str:
+    """clembench's drawer message: the header and the command line on the first turn, then the
+    command line alone."""
+    return f"{header}\n{command_line}" if first else command_line

@@ -17,6 +17,8 @@ PARADIGM = game_paradigm(
     metrics=privateshared_metrics,
     metric_specs=COMMON_METRIC_SPECS + EXTRA_SPECS,
     agents=AGENTS,
+    # The paper's instances, messages and rules (docs/games.md, "The paper preset").
+    paper=PrivateSharedParams(instances="paper", messages="paper"),
     heuristic="forgetful",
 )
 

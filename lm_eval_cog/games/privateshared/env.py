@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, GameEnv, strip_reply
 from lm_eval_cog.games.privateshared import prompts
 from lm_eval_cog.games.privateshared.experiments import EXPERIMENT_NAMES, EXPERIMENTS
-from lm_eval_cog.games.privateshared.instances import draw_instance
+from lm_eval_cog.games.privateshared.instances import draw_instance, paper_instance
 from lm_eval_cog.games.privateshared.parse import YES, mentions, read_answer, read_aside
 from lm_eval_cog.games.privateshared.scoring import game_scores, is_success
 from lm_eval_cog.paradigms.base import join_message, require_int, unknown_name_message
@@ -40,11 +41,17 @@ class PrivateSharedParams:
         experiment: One experiment (``travel-booking``, ``job-interview``, ``restaurant``,
             ``things-places``, ``letter-number``), or ``all``: episode i plays experiment i mod 5.
         max_turns: Safety bound on model calls per episode (the rules never reach the default).
+        instances: ``ours`` (values and wordings drawn per episode) or ``paper`` (the paper's 50
+            instances, :mod:`lm_eval_cog.games.paper`).
+        messages: ``ours`` (our wording) or ``paper`` (clembench's: its initial prompt, requests
+            without a closing instruction, its probe retry wording).
     """
 
     strategy: str = "direct"
     experiment: str = ALL
     max_turns: int = MAX_TURNS
+    instances: str = "ours"
+    messages: str = "ours"
 
     def __post_init__(self) -> None:
         strategy = getattr(self.strategy, "value", self.strategy)
@@ -58,6 +65,12 @@ class PrivateSharedParams:
             raise ValueError("privateshared parameter 'experiment': "
                              + unknown_name_message("experiment", str(self.experiment), [ALL, *EXPERIMENT_NAMES]))
         object.__setattr__(self, "max_turns", require_int("privateshared", "max_turns", self.max_turns, 1))
+        paper.check_choice("privateshared", "instances", self.instances)
+        paper.check_choice("privateshared", "messages", self.messages)
+        if self.messages == "paper" and self.instances != "paper":
+            # The paper's initial prompts name the values of its own instances.
+            raise ValueError("privateshared parameter 'messages': 'paper' needs instances 'paper' (the paper's "
+                             "initial prompts are part of its instances)")
 
 
 
@@ -102,11 +115,21 @@ class PrivateSharedEnv(GameEnv):
     roles = (ANSWERER,)
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        self.experiment = EXPERIMENTS[experiment_for(self.params, int(options.get("index", 0)))]
-        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
-        self.instance = options.get("instance") or draw_instance(self.rng, self.experiment)
+        index = int(options.get("index", 0))
+        row = None
+        given = options.get("instance")  # a replayed transcript's instance (lm_eval_cog.replay)
+        if self.params.instances == "paper" and given is None:
+            name, row = paper.pick("privateshared", self.params.experiment, index)
+            self.experiment = EXPERIMENTS[name]
+            self.instance = paper_instance(paper.experiment("privateshared", name), row)
+        else:
+            self.experiment = EXPERIMENTS[experiment_for(self.params, index)]
+            self.instance = given or draw_instance(self.rng, self.experiment)
         self.slot_names = tuple(self.instance.slots)
-        self.instructions = prompts.instructions(self.experiment, self.instance)
+        if self.params.messages == "paper" and row is not None:
+            self.instructions = row["initial_prompt"]
+        else:
+            self.instructions = prompts.instructions(self.experiment, self.instance)
         #: Slot -> the index of the answer that first gave it away: shared in every later round.
         self.shared_after = {slot: i for i, slot in enumerate(self.instance.request_order)}
         self.round = 0  # probing round, = answers given so far
@@ -186,13 +209,20 @@ class PrivateSharedEnv(GameEnv):
     # ------------------------------------------------------------------ messages
     def _probe_message(self) -> str:
         slot = self.slot_names[self.probe_index]
-        message = prompts.probe(self.instance.probes[self.round][slot], self.attempt)
+        question = self.instance.probes[self.round][slot]
+        if self.params.messages == "paper":
+            message = prompts.paper_probe(question, self.attempt, paper.load("privateshared")["retry_suffixes"])
+        else:
+            message = prompts.probe(question, self.attempt)
         # Round-0 probes are dropped from later prompts, so each carries the instructions itself.
         return join_message(self.instructions, message) if self.round == 0 else message
 
     def _request_message(self) -> str:
         slot = self.instance.request_order[self.round]
-        message = prompts.request(self.experiment, self.instance.requests[slot])
+        if self.params.messages == "paper":
+            message = prompts.paper_request(self.experiment, self.instance.requests[slot])
+        else:
+            message = prompts.request(self.experiment, self.instance.requests[slot])
         # The first kept message: the instructions, then the first request (no fake "Ok." turn).
         return join_message(self.instructions, message) if self.round == 0 else message
 

@@ -7,8 +7,9 @@ instance generator draws the same four things).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -66,3 +67,13 @@ def nested_values(values: Iterable[str]) -> list[tuple[str, str]]:
     repeated values included (must be none: an answer giving ``b`` would also give ``a``)."""
     items = list(values)
     return [(a, b) for i, a in enumerate(items) for j, b in enumerate(items) if i != j and a.lower() in b.lower()]
+
+
+def paper_instance(experiment: Mapping[str, Any], row: Mapping[str, Any]) -> Instance:
+    """An instance of the paper's (``lm_eval_cog.games.paper``, game ``privateshared``): its values
+    (in the paper's slot order, the probing order), request order, and the wordings its indices
+    pick from the experiment's request and probe texts."""
+    texts, questions = experiment["requests"], experiment["probing_questions"]
+    requests = {slot: texts[slot][int(i)] for slot, i in row["requests"].items()}
+    probes = tuple({slot: questions[slot][int(i)] for slot, i in rnd.items()} for rnd in row["probes"])
+    return Instance(experiment["name"], dict(row["slots"]), tuple(row["request_order"]), requests, probes)

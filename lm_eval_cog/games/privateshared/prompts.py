@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lm_eval_cog.games.privateshared.experiments import Experiment
 from lm_eval_cog.games.privateshared.instances import Instance
 
@@ -52,3 +54,15 @@ def probe(question: str, attempt: int) -> str:
     """The game master's probe ``question`` on try ``attempt`` (1-based; later tries add a suffix after "ME: ")."""
     suffix = RETRY_SUFFIXES[attempt - 1]
     return f"{ME_TAG} {suffix + ' ' if suffix else ''}{question} {PROBE_CODA}"
+
+
+# ---------------------------------------------------------------- the paper's messages
+def paper_request(experiment: Experiment, text: str) -> str:
+    """clembench's request as sent: the tagged request alone (its closing instruction was only logged)."""
+    return f"{experiment.tag}: {text}"
+
+
+def paper_probe(question: str, attempt: int, suffixes: Sequence[str]) -> str:
+    """clembench's probe on try ``attempt``: its retry suffix inserted after "ME: " and followed by a
+    space, on the first try too (the suffix is then empty: "ME:  Does ...", as clembench sent it)."""
+    return f"{ME_TAG} {suffixes[attempt - 1]} {question} {PROBE_CODA}"

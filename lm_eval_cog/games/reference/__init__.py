@@ -18,6 +18,8 @@ PARADIGM = game_paradigm(
     metrics=reference_metrics,
     metric_specs=METRIC_SPECS,
     agents=AGENTS,
+    # The paper's instances, messages and rules (docs/games.md, "The paper preset").
+    paper=ReferenceParams(instances="paper", messages="paper"),
     heuristic="first_always",
 )
 

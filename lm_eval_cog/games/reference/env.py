@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, GameEnv, strip_reply
 from lm_eval_cog.games.grids import filled_cells, render
-from lm_eval_cog.games.reference.instances import CATEGORIES, POSITIONS, Instance, draw_instance
+from lm_eval_cog.games.reference.instances import CATEGORIES, POSITIONS, Instance, draw_instance, paper_instance
 from lm_eval_cog.games.reference.params import ReferenceParams
-from lm_eval_cog.games.reference.prompts import CLOSING, follower_prompt, giver_prompt
+from lm_eval_cog.games.reference.prompts import (
+    CLOSING,
+    follower_prompt,
+    giver_prompt,
+    paper_follower_prompt,
+    paper_giver_prompt,
+)
 from lm_eval_cog.games.reference.rules import read_answer, read_expression
 
 GIVER, FOLLOWER = "giver", "follower"
@@ -20,17 +27,25 @@ class ReferenceEnv(GameEnv):
     name = "reference"
     roles = (GIVER, FOLLOWER)
     params: ReferenceParams
+    instance: Instance
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         index = int(options.get("index", 0))
-        if self.params.experiment == "all":
+        given = options.get("instance")  # a replayed transcript's instance (lm_eval_cog.replay)
+        if given is not None:
+            self.instance = given
+        elif self.params.instances == "paper":
+            category, row = paper.pick("reference", self.params.experiment, index)
+            self.instance = paper_instance(category, row)
+        elif self.params.experiment == "all":
             # Six categories x three target positions: any 18 consecutive episodes are balanced.
             category, position = CATEGORIES[index % len(CATEGORIES)], (index // len(CATEGORIES)) % POSITIONS
+            self.instance = draw_instance(self.rng, category, position)
         else:
-            category, position = self.params.experiment, None
-        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
-        self.instance: Instance = options.get("instance") or draw_instance(self.rng, category, position)
+            self.instance = draw_instance(self.rng, self.params.experiment, None)
         self.due = GIVER
+        if self.params.messages == "paper":
+            return paper_giver_prompt(paper.load("reference")["giver_template"], self.instance), self._info()
         return giver_prompt(self.instance), self._info()
 
     def _info(self) -> dict[str, Any]:
@@ -57,6 +72,9 @@ class ReferenceEnv(GameEnv):
                          expression_tokens=expression.tokens)  # fmt: skip
         self.due = FOLLOWER
         # The giver's whole reply, tag included, is what the follower reads (as in clembench).
+        if self.params.messages == "paper":
+            template = paper.load("reference")["follower_template"]
+            return paper_follower_prompt(template, self.instance, text), False, self._info()
         return follower_prompt(self.instance, text), False, self._info()
 
     def _follower(self, text: str) -> tuple[str, bool, dict[str, Any]]:

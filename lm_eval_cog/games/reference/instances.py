@@ -15,7 +15,7 @@ from itertools import combinations
 
 import numpy as np
 
-from lm_eval_cog.games.grids import LETTER_GRIDS, SHAPE_GRIDS, SIZE, Grid, from_cells, nearest
+from lm_eval_cog.games.grids import LETTER_GRIDS, SHAPE_GRIDS, SIZE, Grid, from_cells, nearest, parse_grid
 
 CATEGORIES: tuple[str, ...] = (
     "line_grids_rows", "line_grids_columns", "diagonal_grids", "letter_grids", "shape_grids", "random_grids",
@@ -89,10 +89,14 @@ class Instance:
     target: Grid
     distractors: tuple[Grid, Grid]
     target_position: int
+    #: The follower's three grids when given (the paper's instances fix them), else derived.
+    follower_order: tuple[Grid, ...] | None = None
 
     def follower_grids(self) -> tuple[Grid, ...]:
-        """The follower's First/Second/Third grids: the target at ``target_position``, the
-        distractors in the giver's order in the other two places."""
+        """The follower's First/Second/Third grids: ``follower_order`` when set, else the target at
+        ``target_position`` and the distractors in the giver's order in the other two places."""
+        if self.follower_order is not None:
+            return self.follower_order
         grids = list(self.distractors)
         grids.insert(self.target_position, self.target)
         return tuple(grids)
@@ -107,3 +111,18 @@ def draw_instance(rng: np.random.Generator, category: str, target_position: int 
     if target_position is None:
         target_position = int(rng.integers(POSITIONS))
     return Instance(category, target, (first, second), target_position)
+
+
+def paper_instance(category: str, row: dict) -> Instance:
+    """An instance of the paper's (``lm_eval_cog.games.paper``, game ``reference``): the giver's
+    three grids (target first) and the follower's three, as the paper's file gives them."""
+    giver = [_grid(text) for text in row["giver_grids"]]
+    follower = tuple(_grid(text) for text in row["follower_grids"])
+    return Instance(category, giver[0], (giver[1], giver[2]), int(row["target_position"]), follower)
+
+
+def _grid(text: str) -> Grid:
+    grid = parse_grid(text)
+    if isinstance(grid, str):
+        raise ValueError(f"paper reference grid {text!r}: {grid}")
+    return grid

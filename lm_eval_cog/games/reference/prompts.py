@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lm_eval_cog.games.grids import EMPTY, MARK, render
+from lm_eval_cog.games.grids import EMPTY, MARK, Grid, render
 from lm_eval_cog.games.reference.instances import Instance
 
 POSITION_NAMES = ("First", "Second", "Third")
@@ -58,3 +58,27 @@ def follower_prompt(instance: Instance, expression: str) -> str:
         f"The other player's expression:\n{expression}",
         FOLLOWER_FORMAT,
     ))  # fmt: skip
+
+
+# ---------------------------------------------------------------- the paper's messages
+#: Where the paper's templates take the three grids (``paper_reference.json``).
+GRID_SLOTS = ("$GRID1$", "$GRID2$", "$GRID3$")
+#: Where the paper's follower template takes the giver's reply.
+EXPRESSION_SLOT = "TARGET_EXPRESSION"
+
+
+def _fill(template: str, grids: tuple[Grid, ...]) -> str:
+    for slot, grid in zip(GRID_SLOTS, grids):
+        template = template.replace(slot, render(grid))
+    return template
+
+
+def paper_giver_prompt(template: str, instance: Instance) -> str:
+    """clembench's giver prompt: the template with the target and the two distractors."""
+    return _fill(template, (instance.target, *instance.distractors))
+
+
+def paper_follower_prompt(template: str, instance: Instance, expression: str) -> str:
+    """clembench's follower prompt: the template with the follower's grids, then the giver's reply
+    in place of ``TARGET_EXPRESSION`` (last, so a reply is never read as a slot)."""
+    return _fill(template, instance.follower_grids()).replace(EXPRESSION_SLOT, expression)

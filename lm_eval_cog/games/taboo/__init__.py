@@ -16,6 +16,8 @@ PARADIGM = game_paradigm(
     metric_specs=METRIC_SPECS,
     agents=AGENTS,
     # Wins as late as the rules allow: the game's non-ideal reference row.
+    # The paper's instances, messages and rules (docs/games.md, "The paper preset").
+    paper=TabooParams(instances="paper", messages="paper", taboo_rule="paper", stopwords="nltk"),
     heuristic="slow_winner",
 )
 

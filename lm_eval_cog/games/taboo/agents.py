@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import fold
 from lm_eval_cog.games.taboo import instances
 from lm_eval_cog.games.taboo.env import DESCRIBER
@@ -42,7 +43,10 @@ def safe_clue(target: str, related: Sequence[str], turn: int = 1) -> str:
     raise RuntimeError(f"no safe clue template for the target {target!r} and related words {list(related)}")
 
 
-def _words(experiment: str) -> list[str]:
+def _words(experiment: str, params: Any = None) -> list[str]:
+    """The targets of ``experiment``: the paper's 20 with its instances, else our band's."""
+    if getattr(params, "instances", "ours") == "paper":
+        return [i["target"] for i in paper.experiment("taboo", experiment)["instances"]]
     return [w.word for w in instances.word_bands()[experiment]]
 
 
@@ -51,6 +55,7 @@ class OptimalAgent:
 
     def __init__(self, params: Any, rng: np.random.Generator) -> None:
         self.rng = rng
+        self.params = params
 
     def act(self, message: str, info: Mapping[str, Any]) -> str:
         if info["role"] == DESCRIBER:
@@ -75,7 +80,8 @@ class SlowWinnerAgent(OptimalAgent):
             return super().guess(info)
         taken = self.guessed | {fold(info["target"])}
         # The band's other words, else the related words, else any band's (a short list may run out).
-        tiers = (_words(info["experiment"]), info["related"], [w for b in instances.EXPERIMENTS for w in _words(b)])
+        tiers = (_words(info["experiment"], self.params), info["related"],
+                 [w for b in instances.EXPERIMENTS for w in _words(b, self.params)])  # fmt: skip
         others = next(o for o in ([w for w in tier if fold(w) not in taken] for tier in tiers) if o)
         word = others[int(self.rng.integers(len(others)))]
         self.guessed.add(fold(word))
@@ -95,19 +101,21 @@ class RuleBreakerAgent:
 class RandomAgent:
     """Describer: three words drawn from all the bands' targets (redrawn when they break a taboo
     rule, at most 20 times, then a safe spelling clue); guesser: a word drawn uniformly from the
-    band's list (the target among them), so each guess wins with probability 1 / band size."""
+    band's list (the target among them; with the paper's instances, its 20 targets of the band), so
+    each guess wins with probability 1 / list size."""
 
     def __init__(self, params: Any, rng: np.random.Generator) -> None:
         self.rng = rng
+        self.params = params
 
     def act(self, message: str, info: Mapping[str, Any]) -> str:
         if info["role"] == DESCRIBER:
             return self.clue(info)
-        words = _words(info["experiment"])
+        words = _words(info["experiment"], self.params)
         return f"{GUESS_TAG} {words[int(self.rng.integers(len(words)))]}"
 
     def clue(self, info: Mapping[str, Any]) -> str:
-        pool = [w for band in instances.EXPERIMENTS for w in _words(band)]
+        pool = [w for band in instances.EXPERIMENTS for w in _words(band, self.params)]
         for _ in range(20):
             clue = " ".join(pool[int(i)] for i in self.rng.integers(len(pool), size=3))
             if not breaks_a_rule(clue, info["target"], info["related"]):

@@ -6,6 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, INVALID, LOSE, SUCCESS, VALID, VIOLATION, GameEnv, strip_reply
 from lm_eval_cog.games.taboo import instances, prompts
 from lm_eval_cog.games.taboo.rules import (
@@ -15,9 +16,9 @@ from lm_eval_cog.games.taboo.rules import (
     normalise_guess,
     paper_hits,
     read_tagged,
-    stopwords,
     strict_hits,
 )
+from lm_eval_cog.games.taboo.stopwords import STOPWORD_LISTS, stopword_list
 from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
 
 DESCRIBER, GUESSER = "describer", "guesser"
@@ -42,6 +43,9 @@ class TabooParams:
     experiment: str = "all"
     max_clues: int = 3
     taboo_rule: str = "paper"
+    stopwords: str = "sklearn"
+    instances: str = "ours"
+    messages: str = "ours"
 
     def __post_init__(self) -> None:
         strategy = self.strategy.value if isinstance(self.strategy, Strategy) else self.strategy
@@ -58,6 +62,11 @@ class TabooParams:
         if self.taboo_rule not in TABOO_RULES:
             message = unknown_name_message("taboo rule", self.taboo_rule, TABOO_RULES)
             raise ValueError(f"taboo parameter 'taboo_rule': {message}")
+        if self.stopwords not in STOPWORD_LISTS:
+            message = unknown_name_message("stop word list", self.stopwords, STOPWORD_LISTS)
+            raise ValueError(f"taboo parameter 'stopwords': {message}")
+        paper.check_choice("taboo", "instances", self.instances)
+        paper.check_choice("taboo", "messages", self.messages)
 
     @property
     def max_turns(self) -> int:
@@ -108,13 +117,28 @@ class TabooEnv(GameEnv):
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p: TabooParams = self.params
-        self.experiment = instances.experiment_for(p.experiment, int(options.get("index", 0)))
-        # A given instance (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
-        self.instance = options.get("instance") or instances.draw_word(self.rng, self.experiment)
+        index = int(options.get("index", 0))
+        given = options.get("instance")  # a replayed transcript's instance (lm_eval_cog.replay)
+        if given is not None:
+            self.experiment = instances.experiment_for(p.experiment, index) if p.instances != "paper" else p.experiment
+            self.instance = given
+        elif p.instances == "paper":
+            self.experiment, chosen = paper.pick("taboo", p.experiment, index)
+            self.instance = instances.TabooWord(chosen["target"], tuple(chosen["related"]))
+        else:
+            self.experiment = instances.experiment_for(p.experiment, index)
+            self.instance = instances.draw_word(self.rng, self.experiment)
         self.turn = 1  # the current turn: clue ``turn`` then guess ``turn``
         self.said: dict[str, set[str]] = {DESCRIBER: set(), GUESSER: set()}  # for the repetition counts
         self.due = DESCRIBER
-        return prompts.describer_prompt(self.target, self.related, p.max_clues), self._info()
+        if p.messages == "paper":
+            exp = paper.experiment("taboo", self.experiment)
+            first = prompts.paper_describer_prompt(exp["describer_prompt"], self.target, self.related, p.max_clues)
+            self.guesser_rules = prompts.paper_guesser_prompt(exp["guesser_prompt"], p.max_clues)
+        else:
+            first = prompts.describer_prompt(self.target, self.related, p.max_clues)
+            self.guesser_rules = prompts.guesser_prompt(p.max_clues)
+        return first, self._info()
 
     @property
     def target(self) -> str:
@@ -149,7 +173,8 @@ class TabooEnv(GameEnv):
             return self._end(LOSE, prompts.LOST_TABOO)
         self.due = GUESSER
         said = strip_reply(reply)
-        message = f"{prompts.guesser_prompt(self.params.max_clues)}\n\n{said}" if self.turn == 1 else said
+        # The guesser's first message: its rules, a blank line and the first clue (as clembench).
+        message = f"{self.guesser_rules}\n\n{said}" if self.turn == 1 else said
         return message, False, self._info()
 
     def _guess(self, reply: str) -> tuple[str, bool, dict[str, Any]]:
@@ -169,9 +194,9 @@ class TabooEnv(GameEnv):
         return strip_reply(reply), False, self._info()
 
     def stop_words(self) -> Collection[str]:
-        """The stop words the paper rule skips (and the strict rule's paper hits): scikit-learn's
-        English list (:func:`~lm_eval_cog.games.taboo.rules.stopwords`); one place to plug in another."""
-        return stopwords()
+        """The stop words the paper rule skips (and the strict rule's paper hits): the list the
+        ``stopwords`` parameter names (:func:`~lm_eval_cog.games.taboo.stopwords.stopword_list`)."""
+        return stopword_list(self.params.stopwords)
 
     def _repeats(self, said: str) -> bool:
         """Has the role due already said this (normalised) in this episode? Then remember it."""

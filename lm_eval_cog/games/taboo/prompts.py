@@ -52,3 +52,16 @@ LOST_GUESSES = "No more tries."
 LOST_TABOO = "The clue used a taboo word."
 ABORTED_CLUE = f"The reply did not start with \"{CLUE_TAG}\"."
 ABORTED_GUESS = f"The reply did not start with \"{GUESS_TAG}\"."
+
+
+# ---------------------------------------------------------------- the paper's messages
+def paper_describer_prompt(template: str, target: str, related: Sequence[str], max_clues: int) -> str:
+    """clembench's describer prompt (the experiment's ``describer_initial_prompt``), filled as its
+    game master fills it: the target, the related words as a "- word" list, the number of tries."""
+    related_list = "\n".join(f"- {word}" for word in related)
+    return template.replace("$TARGET_WORD$", target).replace("$REL_WORD$", related_list).replace("$N$", str(max_clues))
+
+
+def paper_guesser_prompt(template: str, max_clues: int) -> str:
+    """clembench's guesser prompt (the experiment's ``guesser_initial_prompt``) with the number of tries."""
+    return template.replace("$N$", str(max_clues))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.games.base import ABORTED, CONTENT_CHARS, INVALID, LOSE, REJECTED, SUCCESS, VALID, GameEnv, strip_reply
 from lm_eval_cog.games.wordle import prompts
 from lm_eval_cog.games.wordle.feedback import GREEN, YELLOW, paper_colours, render, standard_colours
 from lm_eval_cog.games.wordle.params import WordleParams, pick_experiment
 from lm_eval_cog.games.wordle.parse import NOT_VALID_WORD_FOR_GAME, FormError, Reading, read_agreement, read_guess
 from lm_eval_cog.games.wordle.scoring import AGREEMENT_ACTION, FINAL_GUESS_ACTION, GUESS_ACTION, speed_score
-from lm_eval_cog.games.wordle.words import Target, word_data
+from lm_eval_cog.games.wordle.words import Target, paper_allowed, word_data
 
 GUESSER, CRITIC = "guesser", "critic"
 #: Phases of an attempt: the guess (the only one without a critic), the critic's verdict, the final guess.
@@ -33,10 +34,16 @@ class WordleEnv(GameEnv):
         super().__init__(params)
 
     def _reset(self, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        self.experiment = pick_experiment(self.params, options)
-        band = word_data().bands[self.experiment]
-        # A given target (a replayed transcript's, lm_eval_cog.replay) is played instead of a drawn one.
-        self.target: Target = options.get("instance") or band[int(self.rng.integers(len(band)))]
+        given = options.get("instance")  # a replayed transcript's target (lm_eval_cog.replay)
+        if self.params.instances == "paper":
+            self.experiment, row = paper.pick("wordle", self.params.experiment, int(options.get("index", 0)))
+            self.target: Target = given or Target(word=row["target"], clue=" ".join(row["clue"].split()))
+            self.allowed = paper_allowed()
+        else:
+            self.experiment = pick_experiment(self.params, options)
+            band = word_data().bands[self.experiment]
+            self.target = given or band[int(self.rng.integers(len(band)))]
+            self.allowed = word_data().allowed
         self.guesses: list[str] = []  # committed guesses
         self.phase = GUESS
         self.reprompts = 0  # of the guess now awaited
@@ -57,7 +64,7 @@ class WordleEnv(GameEnv):
         reading = read_guess(text)
         if isinstance(reading, FormError):
             return self._abort(action, text, reading)
-        if reading.value not in word_data().allowed:
+        if reading.value not in self.allowed:
             return self._reject(action, text, reading)
         self.reprompts = 0
         if self.phase == GUESS and self.params.variant.critic:
@@ -103,7 +110,8 @@ class WordleEnv(GameEnv):
         if n == self.params.max_guesses:
             return self._end(LOSE, 0.0)
         self.phase, self.first = GUESS, None
-        return prompts.feedback_message(extra["feedback"]), False, self._info()
+        shown = extra["feedback_paper"] if self.params.feedback == "paper" else extra["feedback"]
+        return prompts.feedback_message(shown), False, self._info()
 
     # ------------------------------------------------------------ the critic
     def _critique(self, text: str) -> tuple[str, bool, dict[str, Any]]:

@@ -22,4 +22,6 @@ def build_paradigm(params_cls: type[WordleParams]) -> Paradigm:
         agents=AGENTS,
         # Wins as late as the rules allow: the game's non-ideal reference row.
         heuristic="slow_winner",
+        # The paper's targets and clues, and its one-pass feedback (a bug, replicated: docs/games.md).
+        paper=params_cls(instances="paper", feedback="paper"),
     )

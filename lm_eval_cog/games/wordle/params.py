@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from lm_eval_cog.games import paper
 from lm_eval_cog.paradigms.base import Strategy, require_int, unknown_name_message
 
 #: Target-frequency bands the paper played (it had no low-frequency targets: §3 of the research notes).
 EXPERIMENTS: tuple[str, ...] = ("high", "medium")
 #: Episode i plays EXPERIMENT_CYCLE[i mod 3]: the paper's 10 high + 20 medium, in proportion under any --limit.
 EXPERIMENT_CYCLE: tuple[str, ...] = ("high", "medium", "medium")
+#: How committed guesses are coloured (``feedback`` parameter).
+FEEDBACK_RULES: tuple[str, ...] = ("standard", "paper")
 #: The paper's speed score of plain Wordle (v1.6) is defined up to this many guesses.
 STEPPED_SPEED_MAX_GUESSES = 6
 
@@ -50,6 +53,11 @@ class WordleParams:
             allowed list (5); one more such word aborts the game.
         max_turns: Bound on model calls per episode; must be at least :meth:`max_calls`, so the
             rules always end the game first.
+        instances: ``ours`` (targets drawn from our WordNet bands) or ``paper`` (the paper's 30
+            targets and clues, :mod:`lm_eval_cog.games.paper`).
+        feedback: ``standard`` (two-pass colouring) or ``paper``: the paper's one-pass colouring,
+            which replicates a bug (repeated letters, clemcore#153) and tells the model wrong facts.
+            Both are logged on every committed guess.
     """
 
     variant: ClassVar[Variant] = WORDLE
@@ -59,6 +67,8 @@ class WordleParams:
     max_guesses: int = 6
     max_reprompts: int = 5
     max_turns: int = 80
+    instances: str = "ours"
+    feedback: str = "standard"
 
     def __post_init__(self) -> None:
         name = self.variant.name
@@ -79,6 +89,9 @@ class WordleParams:
             )
         object.__setattr__(self, "max_reprompts", require_int(name, "max_reprompts", self.max_reprompts, 0))
         object.__setattr__(self, "max_turns", require_int(name, "max_turns", self.max_turns, 1))
+        paper.check_choice(name, "instances", self.instances)
+        if self.feedback not in FEEDBACK_RULES:
+            raise ValueError(unknown_name_message(f"{name} parameter 'feedback'", self.feedback, FEEDBACK_RULES))
         if self.max_turns < self.max_calls():
             raise ValueError(
                 f"{name} parameter 'max_turns' must be at least {self.max_calls()} (the most model calls the "

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from lm_eval_cog.games import paper
+
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "wordle_words.json"
 WORD_LENGTH = 5
 
@@ -61,3 +63,11 @@ def _target(path: Path, entry: Mapping[str, object], allowed: frozenset[str]) ->
     if not isinstance(clue, str) or not clue.strip():
         raise ValueError(f"{path}: target {word!r} has no clue")
     return Target(word=word, clue=" ".join(clue.split()))
+
+
+@lru_cache(maxsize=1)
+def paper_allowed() -> frozenset[str]:
+    """The allowed guesses with the paper's instances: ours plus the paper's targets. The paper's own
+    list (3Blue1Brown's, from NYT Wordle) is not shipped: its redistribution terms are unclear."""
+    targets = {i["target"] for exp in paper.load("wordle")["experiments"] for i in exp["instances"]}
+    return word_data().allowed | targets
