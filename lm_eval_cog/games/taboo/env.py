@@ -43,7 +43,7 @@ class TabooParams:
     experiment: str = "all"
     max_clues: int = 3
     taboo_rule: str = "paper"
-    stopwords: str = "sklearn"
+    stopwords: str = "nltk"
     instances: str = "ours"
     messages: str = "ours"
 
