@@ -2,24 +2,82 @@
 
 Three seeds other than the default (1234), pooled per probe: the audit's cells then hold a few
 hundred items each, and the Holm correction over a probe's rows keeps sampling noise from being
-called a shortcut (see ``lm_eval_cog.audit.table``). A probe that fails here can be answered without
-doing the task; the message names the strategy, the cell and the margin.
+called a shortcut (see ``lm_eval_cog.audit.table``). Every family is played: the surface strategies,
+the heuristics the probe declares, and the learned artefact detectors, trained on two more seeds
+(4, 5; 200 items each) and tested on the audited ones. A probe that fails here can be answered
+without doing the task; the message names the strategy, the cell and the margin.
+
+``KNOWN_SHORTCUTS`` lists the (probe, cell, strategy) the detectors find in today's generators
+(issue 28): each is an xfail(strict=True) test of its own, so the probe test stays a guard against
+any new shortcut, and a fixed generator turns its entry into an XPASS failure: remove the entry then.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pytest
 
 from lm_eval_cog.audit.probes import audit_probe
-from lm_eval_cog.audit.table import to_text
+from lm_eval_cog.audit.table import Row, to_text
 from lm_eval_cog.probes.core import REGISTRY
 
 SEEDS = (1, 2, 3)
 ITEMS = 400  # per seed
+TRAIN_SEEDS = (4, 5)
+TRAIN_ITEMS = 200  # per training seed
+
+#: (probe, cell, strategy) flagged on the generators before issue 28's redesign (branch i28a).
+KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
+    ('flanker', 'all', 'detector:surface'),  # 0.547 vs 0.333
+    ('flanker', 'congruent', 'detector:surface'),  # 0.674 vs 0.333
+    ('flanker', 'neutral', 'detector:surface'),  # 0.607 vs 0.333
+    ('gonogo', 'all', 'detector:options_only'),  # 1.000 vs 0.500
+    ('gonogo', 'all', 'detector:surface'),  # 1.000 vs 0.500
+    ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
+    ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
+    ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
+    ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
+    ('hayling', 'initiation', 'detector:surface'),  # 0.820 vs 0.333
+    ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
+    ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
+    ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
+    ('stroop', 'all', 'detector:surface'),  # 0.443 vs 0.250
+    ('stroop', 'congruent', 'detector:surface'),  # 0.510 vs 0.250
+    ('stroop', 'neutral', 'detector:surface'),  # 0.499 vs 0.250
+    ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
+    ('trail_making', 'part_a', 'detector:surface'),  # 0.318 vs 0.250
+    ('wason_selection', 'all', 'detector:options_only'),  # 0.367 vs 0.250
+    ('wason_selection', 'all', 'detector:surface'),  # 0.393 vs 0.250
+    ('wason_selection', 'deontic', 'detector:options_only'),  # 0.468 vs 0.250
+    ('wason_selection', 'deontic', 'detector:surface'),  # 0.483 vs 0.250
+)
 
 
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+@lru_cache(maxsize=None)
+def _audit(name: str) -> tuple[Row, ...]:
+    return tuple(audit_probe(name, SEEDS, ITEMS, train_seeds=TRAIN_SEEDS, train_items=TRAIN_ITEMS))
+
+
+def _group(name: str) -> pytest.MarkDecorator:
+    """A probe's tests on one xdist worker, so that its audit (cached) is computed once."""
+    return pytest.mark.xdist_group(f"probe_audit_{name}")
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=_group(name)) for name in sorted(REGISTRY)])
 def test_no_blind_strategy_beats_chance_by_more_than_five_points(name: str) -> None:
-    rows = audit_probe(name, SEEDS, ITEMS)
-    flagged = [r for r in rows if r.flagged]
+    known = {(cell, strategy) for probe, cell, strategy in KNOWN_SHORTCUTS if probe == name}
+    flagged = [r for r in _audit(name) if r.flagged and (r.condition, r.strategy) not in known]
     assert not flagged, f"{name}: blind strategies above chance + 0.05:\n" + to_text(flagged)
+
+
+@pytest.mark.parametrize(
+    "name, cell, strategy",
+    [pytest.param(*known, marks=[_group(known[0]),
+                                 pytest.mark.xfail(strict=True, reason="issue 28: generator not yet redesigned")])
+     for known in KNOWN_SHORTCUTS],
+)
+def test_known_shortcut_is_gone(name: str, cell: str, strategy: str) -> None:
+    rows = [r for r in _audit(name) if r.condition == cell and r.strategy == strategy]
+    assert rows, f"{name}: no row for {strategy} in cell {cell}"
+    assert not rows[0].flagged, f"{name}: {strategy} in {cell}: {rows[0].accuracy:.3f} vs {rows[0].chance:.3f}"

@@ -40,6 +40,8 @@ class AuditItem:
         gold: Index of the key.
         condition: The item's condition (``all`` for tasks that have none).
         labels: The task's own choices (equal to ``options`` unless the prompt labels them).
+        source: The document's own condition where ``condition`` pools it into an audit cell (a probe's
+            ``audit_cells``); empty when they are the same. Declared heuristics name these conditions.
     """
 
     stem: str
@@ -47,6 +49,12 @@ class AuditItem:
     gold: int
     condition: str = "all"
     labels: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def source_condition(self) -> str:
+        """The document's own condition (before any pooling into an audit cell)."""
+        return self.source or self.condition
 
     def __post_init__(self) -> None:
         if len(self.options) < 2:
@@ -103,8 +111,11 @@ def split_prompt(prompt: str, choices: Sequence[str]) -> tuple[str, tuple[str, .
     return prompt.strip(), tuple(choices)
 
 
-def make_item(prompt: str, choices: Sequence[str], gold: int, condition: str = "all") -> AuditItem:
-    """The :class:`AuditItem` of a shown prompt and the task's choices."""
+def make_item(prompt: str, choices: Sequence[str], gold: int, condition: str = "all", source: str = "") -> AuditItem:
+    """The :class:`AuditItem` of a shown prompt and the task's choices (``source``: the document's own
+    condition when ``condition`` is the audit cell that pools it)."""
     choices = tuple(str(c) for c in choices)
     stem, options = split_prompt(prompt, choices)
-    return AuditItem(stem=stem, options=options, gold=int(gold), condition=str(condition), labels=choices)
+    source = "" if str(source) == str(condition) else str(source)
+    return AuditItem(stem=stem, options=options, gold=int(gold), condition=str(condition), labels=choices,
+                     source=source)

@@ -1,15 +1,18 @@
 """The audit of a static probe straight from its pure generator (no lm-eval): what tests use.
 
 The items are exactly what the ``_mc`` task shows (``prompt`` + "\\nAnswer:", see
-``task_configs/probes/_probe_mc.yaml``), so the figures equal ``lm-eval-cog audit cog_<probe>_mc``.
+``task_configs/probes/_probe_mc.yaml``), so the figures equal ``lm-eval-cog audit cog_<probe>_mc``
+at the same seeds (with the same training seeds for the detectors).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lm_eval_cog.audit.detectors import DETECTORS
 from lm_eval_cog.audit.items import AuditItem, make_item
-from lm_eval_cog.audit.table import DEFAULT_THRESHOLD, Row, audit_items, flag
+from lm_eval_cog.audit.run import audit_task
+from lm_eval_cog.audit.table import DEFAULT_THRESHOLD, Row, flag
 from lm_eval_cog.probes.core import get_probe
 
 
@@ -18,12 +21,29 @@ def probe_items(name: str, seeds: Sequence[int], n: int) -> list[AuditItem]:
     probe's audit cells (:attr:`~lm_eval_cog.paradigms.probe_base.Probe.audit_cells`)."""
     probe = get_probe(name)
     return [
-        make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], probe.audit_cell(d["condition"]))
+        make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], probe.audit_cell(d["condition"]),
+                  d["condition"])
         for seed in seeds
         for d in probe.generate(seed, n)
     ]
 
 
-def audit_probe(name: str, seeds: Sequence[int], n: int, threshold: float = DEFAULT_THRESHOLD) -> list[Row]:
-    """Every blind strategy on ``n`` items per seed of probe ``name`` (task ``cog_<name>_mc``), flagged."""
-    return flag(audit_items(f"cog_{name}_mc", probe_items(name, seeds, n)), threshold)
+def audit_probe(name: str, seeds: Sequence[int], n: int, threshold: float = DEFAULT_THRESHOLD, *,
+                train_seeds: Sequence[int] = (), train_items: int | None = None,
+                detectors: Sequence[str] = DETECTORS) -> list[Row]:
+    """Every blind strategy on ``n`` items per seed of probe ``name`` (task ``cog_<name>_mc``), flagged:
+    surface strategies, the probe's declared heuristics, and (with ``train_seeds``, ``train_items``
+    items each, default ``n``) the learned detectors trained on those seeds."""
+    return flag(audit_probe_rows(name, seeds, n, train_seeds=train_seeds, train_items=train_items,
+                                 detectors=detectors)[0], threshold)
+
+
+def audit_probe_rows(name: str, seeds: Sequence[int], n: int, *, train_seeds: Sequence[int] = (),
+                     train_items: int | None = None, detectors: Sequence[str] = DETECTORS
+                     ) -> tuple[list[Row], list[str]]:
+    """:func:`audit_probe`'s rows before flagging, and the detectors' notes."""
+    if set(train_seeds) & set(seeds):
+        raise ValueError(f"training seeds {sorted(set(train_seeds) & set(seeds))} are audited seeds")
+    items = probe_items(name, seeds, n)
+    train = probe_items(name, train_seeds, train_items or n) if train_seeds else None
+    return audit_task(f"cog_{name}_mc", items, train=train, detectors=detectors if train_seeds else ())

@@ -49,9 +49,25 @@ class Row:
     p: float
     p_holm: float
     flagged: bool
+    #: Where a declared heuristic comes from (empty for the other strategies).
+    citation: str = ""
+
+    @property
+    def family(self) -> str:
+        """``surface``, ``heuristic``, ``detector`` or ``choices_only_model`` (see :func:`family`)."""
+        return family(self.strategy)
 
 
-def _row(task: str, condition: str, strategy: str, values: Sequence[float], chance: float, distinct: int) -> Row:
+def family(strategy: str) -> str:
+    """The family of a strategy, from its name: declared heuristics are ``heuristic:<name>``, learned
+    detectors ``detector:<name>``; the choices-only model is its own; everything else is surface."""
+    if ":" in strategy:
+        return strategy.split(":", 1)[0]
+    return "choices_only_model" if strategy == "choices_only_model" else "surface"
+
+
+def _row(task: str, condition: str, strategy: str, values: Sequence[float], chance: float, distinct: int,
+         citation: str = "") -> Row:
     from scipy.stats import binomtest  # here: `lm-eval-cog --help` does not load scipy
 
     n = len(values)
@@ -60,7 +76,7 @@ def _row(task: str, condition: str, strategy: str, values: Sequence[float], chan
     test = binomtest(successes, n, p=min(max(chance, 1e-12), 1 - 1e-12), alternative="greater")
     ci = test.proportion_ci(confidence_level=0.95, method="wilson")
     return Row(task, condition, strategy, n, distinct, accuracy, chance, accuracy - chance, float(ci.low),
-               float(ci.high), float(test.pvalue), float("nan"), False)
+               float(ci.high), float(test.pvalue), float("nan"), False, citation)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -86,17 +102,21 @@ def _identity(item: AuditItem) -> tuple:
     return item.stem, tuple(sorted(item.options)), item.options[item.gold]
 
 
-def audit_items(task: str, items: Sequence[AuditItem], extra: Mapping[str, Sequence[float]] | None = None,
-                threshold: float = DEFAULT_THRESHOLD) -> list[Row]:
+def audit_items(task: str, items: Sequence[AuditItem],
+                extra: Mapping[str, Sequence[float | None]] | None = None,
+                threshold: float = DEFAULT_THRESHOLD, citations: Mapping[str, str] | None = None) -> list[Row]:
     """Rows of every strategy on every condition of ``items`` and on all of them (``condition='all'``),
     not yet flagged (:func:`flag` does that over all the tasks of one audit).
 
-    ``extra``: more strategies' per-item credits (e.g. the choices-only model baseline), aligned with
-    ``items``.
+    ``extra``: more strategies' per-item credits (the choices-only model, declared heuristics, learned
+    detectors), aligned with ``items``; ``None`` leaves an item out of that strategy (a heuristic
+    declared for other conditions): its rows are over the items it was played on, and a cell it never
+    played has no row (nor has ``all`` where it holds the same items as one condition). ``citations``:
+    strategy -> where it comes from (declared heuristics).
     """
     if not items:
         raise ValueError(f"task {task!r} has no items to audit")
-    table = dict(credits(items))
+    table: dict[str, Sequence[float | None]] = dict(credits(items))
     for name, values in (extra or {}).items():
         if len(values) != len(items):
             raise ValueError(f"strategy {name!r}: {len(values)} credits for {len(items)} items")
@@ -107,11 +127,20 @@ def audit_items(task: str, items: Sequence[AuditItem], extra: Mapping[str, Seque
         for condition in conditions:
             cells[condition] = [i for i, item in enumerate(items) if item.condition == condition]
     rows = []
-    for condition, members in cells.items():
-        chance = sum(1.0 / len(items[i].options) for i in members) / len(members)
-        distinct = len({_identity(items[i]) for i in members})
-        for strategy, values in table.items():
-            rows.append(_row(task, condition, strategy, [values[i] for i in members], chance, distinct))
+    for strategy, values in table.items():
+        played = {condition: [i for i in members if values[i] is not None] for condition, members in cells.items()}
+        for condition, members in played.items():
+            if not members:
+                continue
+            if condition == ALL and len(members) < len(items) and any(
+                    played[c] == members for c in played if c != ALL):
+                continue
+            chance = sum(1.0 / len(items[i].options) for i in members) / len(members)
+            distinct = len({_identity(items[i]) for i in members})
+            rows.append(_row(task, condition, strategy, [float(values[i]) for i in members], chance, distinct,
+                             (citations or {}).get(strategy, "")))
+    order = {condition: n for n, condition in enumerate(cells)}
+    rows.sort(key=lambda r: order[r.condition])  # stable: strategies keep their order within a cell
     return rows
 
 
@@ -129,11 +158,17 @@ def _finite(value: object) -> object:
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def to_json(rows: Sequence[Row]) -> str:
-    """Strict JSON (no NaN): every row, and the best row per cell."""
+def _record(row: Row) -> dict[str, object]:
+    return {**{k: _finite(v) for k, v in asdict(row).items()}, "family": row.family}
+
+
+def to_json(rows: Sequence[Row], notes: Sequence[str] = ()) -> str:
+    """Strict JSON (no NaN): every row, the best row per cell, and the audit's notes (detectors
+    skipped or how they were trained)."""
     doc = {
-        "rows": [{k: _finite(v) for k, v in asdict(r).items()} for r in rows],
-        "best": [{k: _finite(v) for k, v in asdict(r).items()} for r in best_rows(rows)],
+        "rows": [_record(r) for r in rows],
+        "best": [_record(r) for r in best_rows(rows)],
+        "notes": list(notes),
     }
     return json.dumps(doc, indent=1, allow_nan=False)
 
@@ -149,7 +184,7 @@ def _cell(value: object) -> str:
 def to_csv(rows: Sequence[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    fields = list(Row.__dataclass_fields__)
+    fields = list(Row.__dataclass_fields__) + ["family"]
     writer.writerow(fields)
     for row in rows:
         writer.writerow([_cell(getattr(row, f)) for f in fields])
@@ -182,8 +217,8 @@ def to_text(rows: Sequence[Row]) -> str:
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines) + "\n"
 
 
-def to_markdown(rows: Sequence[Row]) -> str:
-    """The same table in Markdown (cells escaped)."""
+def to_markdown(rows: Sequence[Row], notes: Sequence[str] = ()) -> str:
+    """The same table in Markdown (cells escaped), the declared heuristics' citations and the notes."""
 
     def esc(text: str) -> str:
         return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
@@ -193,4 +228,9 @@ def to_markdown(rows: Sequence[Row]) -> str:
     for r in best_rows(rows):
         out.append(f"| {esc(r.task)} | {esc(r.condition)} | {r.n} | {r.distinct} | {esc(r.strategy)} | "
                    f"{r.accuracy:.3f} | {r.chance:.3f} | {r.margin:+.3f} |")
+    cited = sorted({(r.strategy, r.citation) for r in rows if r.citation})
+    if cited:
+        out += ["", "Declared heuristics:", ""] + [f"- {esc(s)}: {esc(c)}" for s, c in cited]
+    if notes:
+        out += ["", "Notes:", ""] + [f"- {esc(n)}" for n in notes]
     return "\n".join(out) + "\n"

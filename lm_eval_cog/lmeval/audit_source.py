@@ -62,6 +62,11 @@ def load_tasks(names: Sequence[str], include_paths: Sequence[str | Path] = (),
     return tasks
 
 
+def _source(doc: dict[str, Any]) -> str:
+    """The document's own condition (empty for a task without conditions)."""
+    return str(doc["condition"]) if "condition" in doc else ""
+
+
 def _condition(doc: dict[str, Any]) -> str:
     """Our probes' audit cell; ``all`` for a task without conditions."""
     if "condition" not in doc:
@@ -126,7 +131,7 @@ def task_items(name: str, task: Any, limit: int | None = None) -> tuple[list[Aud
             choices = [str(c) for c in task.doc_to_choice(doc)]
             gold = _gold(choices, task.doc_to_target(doc))
             if not isinstance(gold, str):
-                items.append(make_item(str(task.doc_to_text(doc)), choices, gold, _condition(doc)))
+                items.append(make_item(str(task.doc_to_text(doc)), choices, gold, _condition(doc), _source(doc)))
                 continue
             reason = gold
         except Exception as error:  # a document lm-eval cannot render: skipped like one without a key
@@ -150,15 +155,22 @@ def choices_only_context(item: AuditItem) -> str:
     return f"Options: {', '.join(item.options)}.\nAnswer:"
 
 
-def choices_only_credits(model: str, model_args: str, items: Sequence[AuditItem], batch_size: int | str = 1,
-                         device: str | None = None, delimiter: str = " ") -> list[float]:
-    """Per item, the credit of a real lm-eval model that sees the options but not the question."""
-    from lm_eval.api.instance import Instance
+def load_model(model: str, model_args: str, batch_size: int | str = 1, device: str | None = None) -> Any:
+    """A real lm-eval model, built once for every task of an audit."""
     from lm_eval.api.registry import get_model
 
-    lm = get_model(model).create_from_arg_string(
+    return get_model(model).create_from_arg_string(
         model_args, {"batch_size": batch_size, **({"device": device} if device else {})}
     )
+
+
+def choices_only_credits(model: str | Any, model_args: str, items: Sequence[AuditItem], batch_size: int | str = 1,
+                         device: str | None = None, delimiter: str = " ") -> list[float]:
+    """Per item, the credit of a real lm-eval model that sees the options but not the question
+    (``model``: a registered model name, built from ``model_args``, or a model :func:`load_model` built)."""
+    from lm_eval.api.instance import Instance
+
+    lm = load_model(model, model_args, batch_size, device) if isinstance(model, str) else model
     requests, owners = [], []
     for i, item in enumerate(items):
         context = choices_only_context(item)
