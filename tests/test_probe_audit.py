@@ -47,10 +47,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('stroop', 'neutral', 'detector:surface'),  # 0.499 vs 0.250
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
     ('trail_making', 'part_a', 'detector:surface'),  # 0.318 vs 0.250
-    ('wason_selection', 'all', 'detector:options_only'),  # 0.367 vs 0.250
-    ('wason_selection', 'all', 'detector:surface'),  # 0.393 vs 0.250
-    ('wason_selection', 'deontic', 'detector:options_only'),  # 0.468 vs 0.250
-    ('wason_selection', 'deontic', 'detector:surface'),  # 0.483 vs 0.250
 )
 
 

@@ -29,11 +29,12 @@ def _identity(item: AuditItem) -> tuple:
 
 
 def collect(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None, limit: int | None,
-            include_paths: tuple[str, ...]) -> dict[str, list[AuditItem]]:
+            include_paths: tuple[str, ...], notes: bool = True) -> dict[str, list[AuditItem]]:
     """Items per task, pooled over ``seeds`` (an item that does not change with the seed counts once).
 
     Documents without a usable key are left out with one note per task on stderr (counted over the
-    seeds, naming the first such document).
+    seeds, naming the first such document); ``notes=False`` for the detectors' training items, whose
+    documents the audited ones already reported.
     """
     from lm_eval_cog.lmeval.audit_source import load_tasks, task_items
 
@@ -55,7 +56,7 @@ def collect(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None, l
                 if key not in seen.setdefault(name, set()):
                     seen[name].add(key)
                     pooled.setdefault(name, []).append(item)
-    for name, left_out in skipped.items():
+    for name, left_out in skipped.items() if notes else ():
         click.echo(f"note: {left_out.note(name)}", err=True)
     return pooled
 
@@ -120,7 +121,7 @@ def audit_cmd(tasks: tuple[str, ...], seeds: tuple[int, ...], items: int | None,
     if not pooled:
         raise AuditInputError(f"no documents in {', '.join(tasks)}")
     # A fixed dataset gives the same items at the training seeds and is cross-fitted (audit.run).
-    train = collect(tasks, train_seeds, items, limit, include_paths) if detectors else {}
+    train = collect(tasks, train_seeds, items, limit, include_paths, notes=False) if detectors else {}
     lm = None
     if model:
         from lm_eval_cog.lmeval.audit_source import load_model
