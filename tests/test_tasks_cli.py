@@ -15,8 +15,11 @@ from lm_eval_cog import task_index
 from lm_eval_cog._autoload import task_dir
 
 LM_EVAL_COG = shutil.which("lm-eval-cog", path=str(Path(sys.executable).parent)) or shutil.which("lm-eval-cog")
-GAMES = ["cog_games", "cog_game_image", "cog_game_privateshared", "cog_game_reference", "cog_game_taboo",
-         "cog_game_wordle", "cog_game_wordle_clue", "cog_game_wordle_critic"]
+GAMES = ["cog_games", "cog_games_paper",
+         "cog_game_image", "cog_game_image_paper", "cog_game_privateshared", "cog_game_privateshared_paper",
+         "cog_game_reference", "cog_game_reference_paper", "cog_game_taboo", "cog_game_taboo_paper",
+         "cog_game_wordle", "cog_game_wordle_clue", "cog_game_wordle_clue_paper", "cog_game_wordle_critic",
+         "cog_game_wordle_critic_paper", "cog_game_wordle_paper"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -42,13 +45,13 @@ def test_tasks_lists_every_task_and_group_lm_eval_indexes_from_our_folder(listed
         assert len(row) == 4 and len(row[3]) > 20, (name, row)  # a description on the same line
 
 
-def test_tasks_family_games_lists_the_group_first_then_its_seven_games():
+def test_tasks_family_games_lists_the_groups_first_then_the_seven_games_and_their_paper_presets():
     proc = run("tasks", "--family", "games")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split()[0] for line in lines[:-1]] == GAMES
     assert all(line.split()[2] == "games" for line in lines[:-1])
-    assert lines[-1].startswith("7 task(s), 1 group(s).")
+    assert lines[-1].startswith("14 task(s), 2 group(s).")
 
 
 def test_every_family_lists_something_and_the_families_cover_every_task(listed):
