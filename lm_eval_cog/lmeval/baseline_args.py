@@ -8,7 +8,7 @@ from typing import Any
 
 from lm_eval_cog.paradigms import available, get_paradigm
 from lm_eval_cog.paradigms.base import unknown_name_message
-from lm_eval_cog.probes.core import POLICIES as PROBE_POLICIES
+from lm_eval_cog.paradigms.probe_base import POLICIES as PROBE_POLICIES
 from lm_eval_cog.probes.oddball.agents import AGENTS as ODDBALL_AGENTS
 
 #: Scripted replies to the single-turn probes, by the ``probe`` field of their documents.

@@ -15,7 +15,8 @@ from typing import Any
 from lm_eval_cog.lmeval.metadata_keys import check_metadata_keys, check_misplaced_parameters
 from lm_eval_cog.paradigms import get_paradigm
 from lm_eval_cog.paradigms.base import Paradigm, coerce_strategy, require_int
-from lm_eval_cog.probes.core import Probe, get_probe
+# probe_base, not probes.core: the interactive path must not import rapidfuzz (the vLLM lane has none).
+from lm_eval_cog.paradigms.probe_base import Probe, get_probe
 
 DEFAULT_EPISODES = 30
 ODDBALL = "oddball"
