@@ -183,7 +183,8 @@ def test_every_lure_word_is_a_key_elsewhere_as_often_as_other_words():
     # lures are the words offered as keys: a lure's text does not give it away.
     bank_tails = {t for rows in RELATIONS.values() for _, t, _ in rows}
     assert {x for rows in RELATIONS.values() for _, _, x in rows} == bank_tails
-    docs = [d for d in ANA.generate(6, 4000) if d["condition"].startswith("semantic")]
+    # Four seeds: a seed asks each semantic stem at most once (about 520 exist).
+    docs = [d for seed in (6, 7, 8, 9) for d in ANA.generate(seed, 1000) if d["condition"].startswith("semantic")]
     keys = Counter(d["choices"][d["gold"]] for d in docs)
     lures = Counter(d["choices"][d["lure"]] for d in docs if d["lure"] != -1)
     assert set(lures) <= set(keys) and set(keys) == bank_tails
@@ -192,8 +193,8 @@ def test_every_lure_word_is_a_key_elsewhere_as_often_as_other_words():
 
 
 def test_no_two_items_are_the_same_up_to_option_order():
-    docs = ANA.generate(0, 1200)
-    assert len({ANA.identity(d) for d in docs}) == 1200
+    docs = ANA.generate(0, 1000)  # about the most a seed holds: each semantic stem at most once
+    assert len({ANA.identity(d) for d in docs}) == 1000
 
 
 def _doc(condition, lure=1):
@@ -301,5 +302,5 @@ def _longest_prefix_with_c(stem, options):
 
 @pytest.mark.parametrize("strategy", [_on_a_fact_line_with_c, _longest_prefix_with_c])
 def test_issue_28_strategies_are_at_chance_in_each_condition(strategy):
-    accuracy = accuracy_by_condition("analogy", strategy, 11, 1200)
+    accuracy = accuracy_by_condition("analogy", strategy, (11, 12), 600)
     assert max(accuracy[c] for c in ANA.conditions) <= 0.25 + 0.05, accuracy

@@ -46,7 +46,9 @@ nonce controls have no such route. The semantic associates are themselves tails 
 keys of other items as often as any tail: a lure's text never gives it away. Options
 are shown in the prompt, counterbalanced by construction: within each condition the key
 takes the four places in turn and, in the lure conditions, the associate the three
-other places in turn (:func:`placement`). Chance: 1/4.
+other places in turn (:func:`placement`). Chance: 1/4. A seed never asks the same question twice
+(version 3.1: not even with other options), so it holds at most about 1,000 items: the semantic bank
+gives about 520 questions, half the items.
 
 Effects:
 
@@ -176,7 +178,7 @@ class Analogy(Probe):
     Params = AnalogyParams
     conditions = CONDITIONS
     lure_conditions = LURE_CONDITIONS
-    version = 3.0
+    version = 3.1
     heuristics = (
         Heuristic("associate", "Gentner 1988; Gentner & Toupin 1986 (the relational shift: C's associate)",
                   associate_scores, ("nonce_lure", "nonce_control")),
@@ -214,6 +216,11 @@ class Analogy(Probe):
             "lure": order.index(1) if lured else -1,
             **body,
         }
+
+    def identity(self, doc: Mapping[str, Any]) -> Any:
+        """The question without its options: a seed never asks the same analogy twice, even with other
+        options (the semantic bank holds about 520 stems, so 150 semantic items drew ~25 repeats)."""
+        return "\n".join(line for line in doc["prompt"].splitlines() if not line.startswith("Options: "))
 
     def _semantic(self, rng: np.random.Generator, lured: bool) -> dict[str, Any]:
         relations = sorted(RELATIONS)
