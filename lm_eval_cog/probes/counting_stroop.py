@@ -73,15 +73,14 @@ from lm_eval_cog.answers import parse_int
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, normalize_answer, place_options
+from lm_eval_cog.probes.core import Probe, place_options
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 #: Neutral words: animal names of 3-5 letters (the number words one..nine have 3-5).
 NEUTRAL_WORDS = ("dog", "cat", "cow", "bird", "fish", "goat", "frog", "mouse", "horse", "sheep", "duck", "bear")
 CONDITIONS = ("congruent", "incongruent", "neutral")
 MAX_LISTS = 10
-#: A count read from an answer: digits or a number word, optionally followed by "word(s)".
-_COUNT = re.compile(r"^(\d+|[a-z]+)(?: words?)?$")
+#: A list and the question, as the prompt writes them (what word reading reads).
 _LIST = re.compile(r'^List ([A-Z]): "([a-z ]+)"$', re.MULTILINE)
 _ASKED = re.compile(r"How many words are in list ([A-Z])\?")
 
