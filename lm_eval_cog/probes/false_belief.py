@@ -43,12 +43,16 @@ location), "always the object's last location" (reality bias: Mitchell, Robinson
 1996; curse of knowledge: Birch & Bloom, 2007) scored 0.40 pooled against a chance of 0.29.
 Now the true location, the first location and each other stop are each the key of 2 of the 2k
 questions, so any strategy that answers one stop of the object's path (the last, the first, ...)
-scores exactly 1/k on the headline; so does answering where the person asked about last saw the
-object (the first-order answer to every question: right on the two first-order questions, never
-on the others). The declared heuristics (:attr:`FalseBelief.heuristics`) are these three and the
-most-named container (every container is named equally often: no basis). Where reality bias is
+scores exactly 1/k on the headline; so, within a point, does answering where the person asked about
+last saw the object (the first-order answer to every question: right on the two first-order
+questions, and on a memory question only where the protagonist is a third agent). The declared
+heuristics (:attr:`FalseBelief.heuristics`) are these three and the most-named container (every
+container is named equally often: no basis). Where reality bias is
 the tested error (the false-belief questions), the headline does not reward it; the conditions
-and effects report it. Each condition fixes the role of its key (the reality question is always
+and effects report it. The price: memory questions are 2k - 4 of a story's 2k (3 of 7 documents at
+3 and 4 containers), so ``acc`` is partly a memory score; the theory-of-mind readings are
+``acc_first_order_false``, ``acc_second_order_false``, ``false_belief_effect`` and
+``joint_false_belief``. Each condition fixes the role of its key (the reality question is always
 the true location), so the shortcut audit pools all of them into one cell (``audit_cells``).
 
 Options: the story's containers, in a random order shared by the story's questions.
