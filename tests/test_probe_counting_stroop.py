@@ -10,7 +10,9 @@ from collections import Counter
 import pytest
 
 from lm_eval_cog.probes.core import get_probe
+from lm_eval_cog.audit.table import to_text
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 PROBE = get_probe("counting_stroop")
 # Written out again here (not imported) so that the recount is independent of the module.
@@ -30,29 +32,31 @@ def read_card(prompt: str) -> tuple[list[tuple[str, list[str]]], str, list[str]]
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: a congruent card ("one" x1 asked: key "1", option 0), an incongruent card
-    # ("two" x1 asked: key "1" at 0, lure "2" one place after it) and a neutral card ("goat" x1).
+    # Checked by hand. Item 0 (incongruent, the first of a 12-item block): list A "two" x1, key "1"
+    # at option 0, lure "2" one place after it; each length has one word, never its own number
+    # (1 -> two, 2 -> three, 3 -> four, 4 -> one), every count 1..4 is on the card. Item 1 (neutral):
+    # "mouse" x1. Item 2 (congruent): "one" x1, key "1" at 0.
     docs = PROBE.generate(0, 5)
     assert [d["prompt"] for d in docs[:3]] == [
-        'Word lists:\nList A: "one"\nList B: "one"\nList C: "one"\nList D: "four four four four"\n'
-        "How many words are in list A? Options: 1, 4, 3, 2.",
-        'Word lists:\nList A: "two"\nList B: "one one one one"\nList C: "three three three three"\nList D: "one one"\n'
-        "How many words are in list A? Options: 1, 2, 3, 4.",
-        'Word lists:\nList A: "goat"\nList B: "dog dog dog"\nList C: "bird bird bird bird"\nList D: "sheep"\n'
+        'Word lists:\nList A: "two"\nList B: "three three"\nList C: "four four four"\nList D: "one one one one"\n'
+        'List E: "four four four"\nList F: "two"\nHow many words are in list A? Options: 1, 2, 3, 4.',
+        'Word lists:\nList A: "mouse"\nList B: "bear bear bear bear"\nList C: "horse horse horse horse"\n'
+        'List D: "duck"\nList E: "cat cat"\nList F: "sheep sheep sheep"\nHow many words are in list A? Options: 1, 2, 3, 4.',
+        'Word lists:\nList A: "one"\nList B: "four four four four"\nList C: "three three three"\n'
+        'List D: "four four four four"\nList E: "two two"\nList F: "three three three"\n'
         "How many words are in list A? Options: 1, 3, 4, 2.",
     ]
     assert [(d["condition"], d["gold"], d["lure"]) for d in docs[:3]] == [
-        ("congruent", 0, -1), ("incongruent", 0, 1), ("neutral", 0, -1)
+        ("incongruent", 0, 1), ("neutral", 0, -1), ("congruent", 0, -1)
     ]
-    # Item 4 (incongruent, j = 1): list B asked, "four" x1: key "1" at option 1, lure "4" at 2.
-    assert docs[4]["prompt"] == (
-        'Word lists:\nList A: "four"\nList B: "four"\nList C: "one one one one"\nList D: "three"\n'
-        "How many words are in list B? Options: 2, 1, 4, 3."
-    )
-    assert (docs[4]["gold"], docs[4]["lure"], docs[4]["count"], docs[4]["word_number"]) == (1, 2, 1, 4)
+    # Item 3 (the second incongruent item, rank 1): list B asked, "one" x2: key "2" at option 0, lure "1" at 1.
+    assert docs[3]["prompt"].endswith('List B: "one one"\nList C: "two two two"\nList D: "three three three three"\n'
+                                      'List E: "three three three three"\nList F: "four"\n'
+                                      "How many words are in list B? Options: 2, 1, 4, 3.")
+    assert (docs[3]["gold"], docs[3]["lure"], docs[3]["count"], docs[3]["word_number"]) == (0, 1, 2, 1)
 
 
-@pytest.mark.parametrize(("counts", "lists"), [(4, 4), (6, 3), (9, 6)])
+@pytest.mark.parametrize(("counts", "lists"), [(4, 4), (4, 6), (3, 6), (9, 9)])
 def test_key_and_lure_recounted_from_the_prompt(counts, lists):
     # Recount the asked list's words and read every list's meaning from the surface string alone.
     for doc in PROBE.generate(11, 300, PROBE.make_params({"counts": counts, "lists": lists})):
@@ -60,8 +64,10 @@ def test_key_and_lure_recounted_from_the_prompt(counts, lists):
         assert options == doc["choices"] and len(card) == lists
         assert sorted(doc["choices"], key=int) == [str(k) for k in range(1, counts + 1)]
         kinds = set()
+        word_of_length: dict[int, set[str]] = {}
         for _, words in card:
             assert len(set(words)) == 1 and 1 <= len(words) <= counts  # one word repeated
+            word_of_length.setdefault(len(words), set()).add(words[0])
             named = NUMBERS.get(words[0])
             kinds.add("neutral" if named is None else "congruent" if named == len(words) else "incongruent")
             if named is not None:
@@ -69,6 +75,10 @@ def test_key_and_lure_recounted_from_the_prompt(counts, lists):
             else:  # neutral words are about as long as the number words
                 assert 3 <= len(words[0]) <= 5
         assert kinds == {doc["condition"]}  # a card is homogeneous
+        assert set(word_of_length) == set(range(1, counts + 1))  # every count is on every card
+        if doc["condition"] == "incongruent":  # one word per length, every count's word once
+            assert all(len(w) == 1 for w in word_of_length.values())
+            assert {NUMBERS[w] for ws in word_of_length.values() for w in ws} == set(range(1, counts + 1))
         words = dict(card)[asked]
         assert doc["choices"][doc["gold"]] == str(len(words)) and doc["list"] == asked
         if doc["condition"] == "incongruent":
@@ -84,17 +94,20 @@ def test_no_digit_in_the_stem_names_an_option():
 
 
 def test_key_count_key_position_lure_position_and_asked_list_are_balanced_within_each_condition():
-    # counts = lists = 4: key position x key count (a Latin square gives the asked list) repeat every
-    # 16 items of a condition, the lure offset every 48; 576 items hold 4 full cycles.
+    # counts = 4, lists = 6: blocks of 12 items (2 congruent, 6 incongruent, 4 neutral); within a
+    # condition key count x key position repeat every 16 items, the asked list every 6, the lure
+    # offset every 48; 576 items hold 96 / 288 / 192 items of the three conditions.
     docs = PROBE.generate(6, 576)
-    for condition in ("congruent", "incongruent", "neutral"):
+    sizes = {"congruent": 96, "incongruent": 288, "neutral": 192}
+    for condition, n in sizes.items():
         cell = [d for d in docs if d["condition"] == condition]
-        assert Counter(d["gold"] for d in cell) == {k: 48 for k in range(4)}  # key position uniform
-        assert Counter(d["count"] for d in cell) == {k: 48 for k in range(1, 5)}  # key's rank among the options
-        assert Counter(d["list"] for d in cell) == {label: 48 for label in "ABCD"}  # first / middle / last list
-        assert Counter((d["gold"], d["count"]) for d in cell) == {(g, c): 12 for g in range(4) for c in range(1, 5)}
+        assert len(cell) == n
+        assert Counter(d["gold"] for d in cell) == {k: n // 4 for k in range(4)}  # key position uniform
+        assert Counter(d["count"] for d in cell) == {k: n // 4 for k in range(1, 5)}  # key's rank among the options
+        assert Counter(d["list"] for d in cell) == {label: n // 6 for label in "ABCDEF"}  # its place on the card
+        assert Counter((d["gold"], d["count"]) for d in cell) == {(g, c): n // 16 for g in range(4) for c in range(1, 5)}
         if condition == "incongruent":
-            assert Counter((d["lure"] - d["gold"]) % 4 for d in cell) == {1: 64, 2: 64, 3: 64}
+            assert Counter((d["lure"] - d["gold"]) % 4 for d in cell) == {1: 96, 2: 96, 3: 96}
 
 
 def test_1200_items_are_distinct_stimuli():
@@ -170,7 +183,8 @@ def test_read_accepts_a_count_as_digits_or_a_word(answer, expected):
 @pytest.mark.parametrize(
     ("value", "name"),
     [({"counts": 1}, "counts"), ({"counts": 10}, "counts"), ({"counts": "4"}, "counts"),
-     ({"lists": 1}, "lists"), ({"lists": 7}, "lists"), ({"lists": 4.0}, "lists")],
+     ({"lists": 1}, "lists"), ({"lists": 11}, "lists"), ({"lists": 4.0}, "lists"), ({"lists": 3}, "lists"),
+     ({"counts": 7, "lists": 6}, "lists")],
 )
 def test_bad_parameters_name_themselves(value, name):
     with pytest.raises(ValueError, match=f"'{name}'"):
@@ -180,3 +194,85 @@ def test_bad_parameters_name_themselves(value, name):
 def test_unknown_parameter_names_itself():
     with pytest.raises(ValueError, match="Unknown counting_stroop parameter 'count'"):
         PROBE.make_params({"count": 4})
+
+
+# -- the declared heuristic and the cheap strategies of issue 28 ---------------------------------
+WORD_READING = {h.name: h for h in PROBE.heuristics}["word_reading"]
+HAND = 'Word lists:\nList A: "two"\nList B: "four four four"\nList C: "one one"\nList D: "three three three three"\n'
+
+
+@pytest.mark.parametrize(("asked", "expected"), [("A", [0.0, 1.0, 0.0, 0.0]), ("B", [0.0, 0.0, 0.0, 1.0]),
+                                                 ("C", [1.0, 0.0, 0.0, 0.0])])
+def test_word_reading_answers_the_number_the_asked_word_names_not_the_count(asked, expected):
+    # List B has 3 words that say "four": word reading answers 4 (Stroop's prepotent reading response).
+    stem = HAND + f"How many words are in list {asked}?"
+    assert WORD_READING.scores(stem, ["1", "2", "3", "4"]) == expected
+
+
+def test_word_reading_has_nothing_to_read_on_a_neutral_card():
+    stem = 'Word lists:\nList A: "goat goat"\nList B: "dog"\nHow many words are in list A?'
+    assert WORD_READING.scores(stem, ["1", "2"]) is None
+
+
+def test_word_reading_scores_chance_on_the_headline_and_reports_its_interference_in_the_conditions():
+    # Per 12 items, 2 congruent (word reading right), 6 incongruent (wrong), 4 neutral (a guess):
+    # (2 + 4 / 4) / 12 = 1/4, exactly chance; the conditions show the Stroop pattern.
+    accuracy = accuracy_by_condition("counting_stroop", WORD_READING, 11, 600)
+    assert accuracy["all"] == pytest.approx(0.25)
+    assert (accuracy["congruent"], accuracy["incongruent"], accuracy["neutral"]) == (1.0, 0.0, 0.25)
+
+
+def _bag_of_words(docs):
+    """One row per (item, option): the prompt's words before the options, each also paired with the
+    option's text, so a linear model can learn "the word two on the card -> option 2"."""
+    rows, labels = [], []
+    for doc in docs:
+        words = re.findall(r"[a-z]+", doc["prompt"].split(" Options:")[0].lower())
+        for j, option in enumerate(doc["choices"]):
+            rows.append(" ".join([f"o{option}", *words, *(f"o{option}_{w}" for w in words)]))
+            labels.append(int(j == doc["gold"]))
+    return rows, labels
+
+
+def test_a_bag_of_words_classifier_trained_on_another_seed_is_at_chance_in_every_condition():
+    # Issue 28: on version 2 this classifier, trained on seed 21, found the congruent key at 0.445 on seed 22
+    # (chance 0.25): the key's number word was always on a congruent card, and the card grew with the key.
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    vectorizer = CountVectorizer(token_pattern=r"\S+")
+    rows, labels = _bag_of_words(PROBE.generate(11, 600))
+    model = LogisticRegression(max_iter=3000).fit(vectorizer.fit_transform(rows), labels)
+    test = PROBE.generate(12, 600)
+    scores = model.decision_function(vectorizer.transform(_bag_of_words(test)[0])).reshape(len(test), 4)
+    by_condition: dict[str, list[float]] = {}
+    for doc, row in zip(test, scores):
+        best = [j for j, s in enumerate(row) if s == row.max()]
+        by_condition.setdefault(doc["condition"], []).append((doc["gold"] in best) / len(best))
+    accuracy = {c: sum(v) / len(v) for c, v in by_condition.items()}
+    assert max(accuracy.values()) <= 0.25 + 0.05, accuracy
+
+
+def test_no_blind_strategy_beats_chance_in_any_condition_but_word_reading_where_it_is_the_manipulation():
+    # The audit pools congruent and incongruent cards (word reading is right / wrong there by design);
+    # here every condition is its own cell: surface strategies, word reading, and the learned detectors
+    # trained on seeds 14-15.
+    from lm_eval_cog.audit.items import make_item
+    from lm_eval_cog.audit.run import audit_task
+    from lm_eval_cog.audit.table import flag
+
+    def items(seeds, n):
+        return [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], d["condition"], d["condition"])
+                for seed in seeds for d in PROBE.generate(seed, n)]
+
+    rows = flag(audit_task("cog_counting_stroop_mc", items((11, 12, 13), 400), train=items((14, 15), 200))[0])
+    flagged = {(r.condition, r.strategy) for r in rows if r.flagged}
+    assert flagged == {("congruent", "heuristic:word_reading")}, to_text([r for r in rows if r.flagged])
+
+
+def test_two_seeds_share_under_one_percent_of_their_items_and_stems_are_distinct_within_a_seed():
+    # Issue 28: seeds 1 and 2 shared 8 identical items on version 2.
+    first, second = PROBE.generate(1, 300), PROBE.generate(2, 300)
+    stems = [d["prompt"].split(" Options:")[0] for d in first]
+    assert len(set(stems)) == 300
+    assert len({PROBE.identity(d) for d in first} & {PROBE.identity(d) for d in second}) < 3

@@ -68,8 +68,8 @@ def test_slope_error_is_the_least_squares_formula():
 def test_joint_false_belief_error_is_over_stories_not_questions():
     from lm_eval_cog.probes.false_belief import CONDITIONS
 
-    def story(k: int, right: bool) -> list[tuple[int, str, float]]:
-        return [(k, c, float(right)) for c in CONDITIONS]
+    def story(k: int, right: bool) -> list[tuple[int, str, float, int]]:  # a 3-container story: 6 questions
+        return [(k, c, float(right), 6) for c in (*CONDITIONS, "memory")]
 
     items = story(0, True) + story(1, False) + story(2, True) + story(3, True)
     # per story 1, 0, 1, 1: s^2 = 0.25, / 4 -> sqrt = 0.25
