@@ -3,7 +3,7 @@
 Wechsler's digit span forward and backward, and the sorting demand of digit sequencing
 and letter-number sequencing (WAIS-IV, Wechsler, 2008).
 
-Item: ``Here is a list of 5 digits: 3 8 1 5 2`` then the task of the condition, and
+Item: ``Here is a list of 5 digits: 3, 8, 1, 5, 2`` then the task of the condition, and
 the form of the answer (the symbols separated by spaces). Conditions cycle by index,
 and the length cycles from ``min_length`` to ``max_length`` underneath, so every
 (condition, length) pair has the same number of items (~14 each by default):
@@ -16,7 +16,7 @@ and the length cycles from ``min_length`` to ``max_length`` underneath, so every
 A list never repeats a symbol; a sorted-condition list is never monotone (its copy and its
 descending order must differ from the key).
 
-The list is shown with commas (``3, 8, 1, 5, 2``); answers are written with spaces.
+The list is shown with commas, the answers written with spaces.
 
 Gen form: an open answer, read as a sequence of symbols separated by spaces and/or
 commas, or written contiguously ("3 8 1", "3, 8, 1", "381"); a well-formed sequence
@@ -30,7 +30,8 @@ option holds never tell the key). Forward and backward: the three options are dr
 as a set whose make-up does not depend on which of them is the key -- a chain of two adjacent
 transpositions, two adjacent transpositions of one order, an order with its mirror image and a
 transposition, or the ascending order with its mirror image and a transposition
-(:data:`SET_CYCLE`) -- then the key is one of them at random and the list is derived from it
+(:data:`SET_CYCLE`) -- then the key is one of them (in turn in a mirror set, else at random:
+:func:`set_design`) and the list is derived from it
 (the key itself forward, its reverse backward). So no rule over the option texts alone (which
 one is sorted, central, mirrored, ...) finds the key more often than chance, in each condition;
 relative to the key the foils are plausible recall errors (a transposition of two neighbours,
