@@ -10,6 +10,7 @@ import pytest
 from lm_eval_cog.probes._keep_track_words import CATEGORIES
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
+from probe_strategies import accuracy_by_condition
 
 KEEP = get_probe("keep_track")
 #: word -> singular category name, from the bank (each word in one category).
@@ -17,28 +18,28 @@ KIND = {w: singular for _, singular, words in CATEGORIES for w in words}
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: item 0's countries end "Mexico, rabbit, frog, Japan" -> Japan; no option follows
-    # it (its cycle starts at 0), so the options are the overwritten countries Canada (before Mexico),
-    # Mexico (the lure, the previous country) and Chile. Item 4 (load 2 again, one option after the
-    # key): the last tool is drill; the lure is pliers, the tool before it, then axe (before pliers),
-    # and zebra, an animal named after drill.
+    # Checked by hand. Item 0 (load 2, no option after the key): the animals end "dog, zebra, (Norway,)
+    # wolf": the key is wolf, the options before it the overwritten animals zebra (the lure), dog and
+    # tiger, latest first. Item 4 (load 2, one option after the key): the tools end "hammer, (mouse,
+    # sheep,) axe": the key is axe, then frog, eagle, dog, shark (no tool after it); the options are
+    # the overwritten hammer (the lure) and chisel, and dog, named after axe.
     docs = KEEP.generate(0, 5)
     head = "Read the list of words below. Each word is one of these kinds: "
     mid = ". Keep track of the most recent word of each kind.\nWords: "
     assert docs[0]["prompt"] == (
-        head + "animal, country" + mid + "Brazil, shark, France, Norway, India, Chile, eagle, Canada, Mexico, "
-        "rabbit, frog, Japan, horse, zebra, tiger\nWhat was the last country in the list? Answer with that word only."
+        head + "animal, country" + mid + "mouse, goat, India, France, Chile, rabbit, tiger, Egypt, Kenya, Spain, dog, "
+        "zebra, Norway, wolf, Canada\nWhat was the last animal in the list? Answer with that word only."
     )
     assert docs[4]["prompt"] == (
-        head + "animal, tool" + mid + "mouse, hammer, trowel, chisel, saw, dog, axe, pliers, frog, horse, shark, "
-        "drill, wolf, rabbit, zebra\nWhat was the last tool in the list? Answer with that word only."
+        head + "animal, tool" + mid + "horse, trowel, drill, rabbit, wrench, shovel, chisel, hammer, mouse, sheep, axe, "
+        "frog, eagle, dog, shark\nWhat was the last tool in the list? Answer with that word only."
     )
     assert [(d["choices"], d["gold"], d["condition"], d["lure"], d["later_options"]) for d in docs] == [
-        (["Japan", "Canada", "Mexico", "Chile"], 0, "load2", 2, 0),
-        (["piano", "violin", "harp", "guitar"], 0, "load3", 1, 0),
-        (["dog", "frog", "rabbit", "goat"], 0, "load4", 1, 0),
-        (["grape", "coconut", "papaya", "mouse"], 0, "load5", 2, 0),
-        (["pliers", "drill", "zebra", "axe"], 1, "load2", 0, 1),
+        (["wolf", "zebra", "dog", "tiger"], 0, "load2", 1, 0),
+        (["banjo", "trumpet", "clarinet", "violin"], 0, "load3", 1, 0),
+        (["Spain", "Japan", "Chile", "Egypt"], 0, "load4", 2, 0),
+        (["banjo", "black", "clarinet", "drum"], 0, "load5", 3, 0),
+        (["hammer", "axe", "chisel", "dog"], 1, "load2", 0, 1),
     ]
 
 
@@ -59,7 +60,7 @@ def test_keys_re_derived_from_the_word_list(length):
         assert len(counts) == int(doc["condition"][-1]) and max(counts.values()) - min(counts.values()) <= 1
         mine = [w for w in reversed(words) if KIND[w] == asked]  # the asked kind, latest first
         key = doc["choices"][doc["gold"]]
-        assert key == mine[0] and kinds[-1] != asked  # another kind follows the key
+        assert key == mine[0]  # the asked kind's last word (the list's final word or not)
         after = [c for c in doc["choices"] if words.index(c) > words.index(key)]
         assert len(after) == doc["later_options"] and all(KIND[c] != asked for c in after)
         # Before the key: the asked kind's overwritten words, latest first, then other kinds if too few.
@@ -154,3 +155,104 @@ def test_bank_words_are_unique_and_unambiguous():
     two_kinds = {"orange", "lime", "cherry", "lemon", "plum", "peach", "apricot", "kiwi", "camel", "salmon",
                  "olive", "turkey", "file", "organ", "chocolate", "coral", "jade", "amber", "lavender", "rose"}
     assert not two_kinds & set(words)
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in KEEP.heuristics}
+HAND = (
+    "Read the list of words below. Each word is one of these kinds: animal, fruit. Keep track of the most "
+    "recent word of each kind.\nWords: dog, apple, horse, pear, tiger, mango\n"
+    "What was the last animal in the list? Answer with that word only.\nAnswer:"
+)
+
+
+def test_recency_and_primacy_pick_the_option_named_last_and_first():
+    # Named at 0 (dog), 2 (horse), 4 (tiger), 5 (mango): recency picks mango, primacy dog.
+    options = ["horse", "tiger", "mango", "dog"]
+    assert max(range(4), key=HEURISTICS["recency"].scores(HAND, options).__getitem__) == 2
+    assert max(range(4), key=HEURISTICS["primacy"].scores(HAND, options).__getitem__) == 3
+    assert HEURISTICS["recency"].scores(HAND, ["horse", "zebra"]) is None  # an option not in the list
+
+
+def test_declared_heuristics_are_at_chance_in_each_condition():
+    for heuristic in KEEP.heuristics:
+        accuracy = accuracy_by_condition("keep_track", heuristic, (11, 12), 400)
+        assert max(accuracy[c] for c in KEEP.conditions) <= 0.25 + 0.05, (heuristic.name, accuracy)
+
+
+def _words_and_asked(stem):
+    words = re.search(r"Words: (.+)\n", stem).group(1).split(", ")
+    return words, re.search(r"What was the last (.+) in the list\?", stem).group(1)
+
+
+def _rule_out_the_final_word(stem, options):
+    """Issue 28: the key was never the list's final word, a foil in 287 of 300 items."""
+    words, _ = _words_and_asked(stem)
+    return [float(o != words[-1]) for o in options]
+
+
+def _place(stem, options):
+    """Each option's (distance from the end of the list, recency rank among the options)."""
+    words, _ = _words_and_asked(stem)
+    where = [words.index(o) for o in options]
+    return [(len(words) - 1 - w, sorted(where, reverse=True).index(w)) for w in where]
+
+
+def _serial_position_learned_on_other_seeds():
+    """Issue 28: serial position learned on other seeds (0.46 on version 2): how often an option at each
+    (distance from the end, recency rank) is the key on seeds 4 and 5 (400 items each, smoothed)."""
+    seen: dict = {}
+    for seed in (4, 5):
+        for doc in KEEP.generate(seed, 400):
+            for j, place in enumerate(_place(doc["prompt"], doc["choices"])):
+                hits, total = seen.get(place, (0, 0))
+                seen[place] = (hits + (j == doc["gold"]), total + 1)
+
+    def play(stem, options):
+        return [(seen.get(p, (0, 0))[0] + 1) / (seen.get(p, (0, 0))[1] + 4) for p in _place(stem, options)]
+
+    return play
+
+
+def test_where_an_option_stands_in_the_list_tells_nothing_of_the_key():
+    # The options stand at four places drawn among the last 15 - (quota - 1) of the list (quota: the asked
+    # kind's number of words, 3..8): the final word is an option in 4/13 (load 5) .. 4/8 (load 2) of the
+    # items, and the key in a quarter of those.
+    docs = KEEP.generate(11, 2000)
+    final = [d for d in docs if _words_and_asked(d["prompt"])[0][-1] in d["choices"]]
+    assert 0.3 < len(final) / len(docs) < 0.45
+    assert sum(d["choices"][d["gold"]] == _words_and_asked(d["prompt"])[0][-1] for d in final) / len(final) == (
+        pytest.approx(0.25, abs=0.04))
+    for strategy in (_rule_out_the_final_word, _serial_position_learned_on_other_seeds()):
+        # 500 items per load (a learned table is noisy: sd 0.05 per 100 items over seeds 11-30, mean 0.25).
+        accuracy = accuracy_by_condition("keep_track", strategy, (11, 12, 13, 14, 15), 400)
+        assert max(accuracy[c] for c in KEEP.conditions) <= 0.25 + 0.05, accuracy
+
+
+def _asked_kind(stem, options):
+    """Issue 28: the option of the asked category, without tracking (0.52 on version 2)."""
+    _, asked = _words_and_asked(stem)
+    return [float(KIND[o] == asked) for o in options]
+
+
+def test_the_asked_kind_heuristic_is_bound_to_recency():
+    # Not removable, and pinned so that a change shows: the options after the key are of other kinds by
+    # definition, so the asked kind fills at most the 3 - later places before it, and "an option of the
+    # asked kind" earns 1 / (4 - later) where the kind has the words (1/4, 1/3, 1/2, 1: 0.52 pooled).
+    # Filling more places with it would make the key the most recent option more often (recency, at
+    # chance above, would pay instead).
+    for doc in KEEP.generate(12, 400):
+        _, asked = _words_and_asked(doc["prompt"])
+        mine = sum(KIND[c] == asked for c in doc["choices"])
+        words = _words_and_asked(doc["prompt"])[0]
+        assert mine == min(4 - doc["later_options"], sum(KIND[w] == asked for w in words))
+    accuracy = accuracy_by_condition("keep_track", _asked_kind, 12, 400)
+    assert 0.5 <= accuracy["all"] <= 0.56
+
+
+def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_seeds():
+    one, two = KEEP.generate(1, 300), KEEP.generate(2, 300)
+    assert len({d["prompt"] for d in one}) == 300
+    shared = {(d["prompt"], tuple(d["choices"]), d["gold"]) for d in one} & {
+        (d["prompt"], tuple(d["choices"]), d["gold"]) for d in two}
+    assert len(shared) < 3

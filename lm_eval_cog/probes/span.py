@@ -3,7 +3,7 @@
 Wechsler's digit span forward and backward, and the sorting demand of digit sequencing
 and letter-number sequencing (WAIS-IV, Wechsler, 2008).
 
-Item: ``Here is a list of 5 digits: 3 8 1 5 2`` then the task of the condition, and
+Item: ``Here is a list of 5 digits: 3, 8, 1, 5, 2`` then the task of the condition, and
 the form of the answer (the symbols separated by spaces). Conditions cycle by index,
 and the length cycles from ``min_length`` to ``max_length`` underneath, so every
 (condition, length) pair has the same number of items (~14 each by default):
@@ -13,22 +13,40 @@ and the length cycles from ``min_length`` to ``max_length`` underneath, so every
 * ``sorted``: repeat it in ascending (digits) or alphabetical (letters) order, the
   re-ordering demand of letter-number sequencing (Gold et al., 1997).
 
-A list never repeats a symbol, and is never presented sorted (in either direction).
+A list never repeats a symbol; a sorted-condition list is never monotone (its copy and its
+descending order must differ from the key).
+
+The list is shown with commas, the answers written with spaces.
 
 Gen form: an open answer, read as a sequence of symbols separated by spaces and/or
 commas, or written contiguously ("3 8 1", "3, 8, 1", "381"); a well-formed sequence
 that is no choice is wrong (-1), anything else (words, hedges, two sequences) is
-invalid. MC form: the list in the three orders the conditions ask for -- as presented,
-reversed, sorted -- in every condition, so the options never tell the condition: only
-the instruction picks the key. The list is never monotone (the three orders differ),
-its draw does not depend on the condition, and the key's position cycles by index
-within each condition. Each condition fixes which order is the key (``forward``
-always the list as presented), so the shortcut audit pools the three conditions
-into one cell (``audit_cells``), where every order is the key in a third of the items.
-The **order foil** is the list as presented for backward/sorted (the prepotent
-repetition, and the lure) and the reversed list for forward (not a lure). Chance: 1/3.
-Foils one edit away from the key (a transposition, a substitution, an omission) are
-not offered: they would make the key the option most similar to the others.
+invalid.
+
+MC form (version 3; issue 28: on version 2 the options were always the list as presented,
+reversed and sorted, so "rule out the copy and the ascending order" answered every backward
+item): three options, all orders of the list's own symbols (no item errors, so the symbols an
+option holds never tell the key). Forward and backward: the three options are drawn *first*,
+as a set whose make-up does not depend on which of them is the key -- a chain of two adjacent
+transpositions, two adjacent transpositions of one order, an order with its mirror image and a
+transposition, or the ascending order with its mirror image and a transposition
+(:data:`SET_CYCLE`) -- then the key is one of them (in turn in a mirror set, else at random:
+:func:`set_design`) and the list is derived from it
+(the key itself forward, its reverse backward). So no rule over the option texts alone (which
+one is sorted, central, mirrored, ...) finds the key more often than chance, in each condition;
+relative to the key the foils are plausible recall errors (a transposition of two neighbours,
+the copy, the wrong direction). The copy is a backward foil only in the items whose set holds
+the key's mirror image (~20%): ruling it out gains ~0.03. Sorted: the key is the ascending order;
+the foils are the list as presented (the prepotent repetition: the lure) and one of the
+descending order, the ascending order with two neighbours transposed, the copy with two
+neighbours transposed. Among orders of the same symbols exactly one is ascending, so in this
+condition the key is always the option that is ascending (value rank 0): an MC item cannot hide
+it, since foils that are ascending too must change the symbols, which the stem tells apart
+(recognising the ascending arrangement of the list is the sorting criterion; the gen form asks
+for it). The key's position cycles by index within each condition; the shortcut audit takes each
+condition as its own cell. Chance: 1/3. The **order foil** (``lure``) is the list as presented
+(backward where offered; sorted always); forward has none.
+Declared heuristics (:attr:`Span.heuristics`): ``repetition``, at or below chance.
 
 Effects: ``span_forward`` / ``span_backward`` / ``span_sorted`` = the span score of the
 condition: the longest length L such that at least 2/3 of the items of every length
@@ -37,8 +55,10 @@ as in the WAIS); the shortest length minus 1 when the shortest fails; higher is
 better. ``backward_cost`` = acc(forward) - acc(backward) and ``sorted_cost`` =
 acc(forward) - acc(sorted): positive when re-ordering costs (lower is better).
 ``order_error_share`` = share of backward/sorted errors that repeat the list as
-presented. The ``prepotent`` player (always repeats as presented) scores forward 1,
-backward and sorted 0: costs 1, spans max_length / min_length - 1, order errors 1.
+presented, over the items that offer it. The ``prepotent`` player (repeats as presented where the
+copy is offered) scores forward 1, sorted 0 and backward ~0.8 (the copy is offered in ~20% of the
+backward items): sorted_cost 1, backward_cost ~0.2, spans max_length / ... / min_length - 1, order
+errors 1.
 """
 
 from __future__ import annotations
@@ -52,6 +72,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int, unknown_name_message
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 from lm_eval_cog.stderr import bootstrapped
@@ -59,9 +80,18 @@ from lm_eval_cog.stderr import bootstrapped
 #: Symbol sets: digits, and consonants (no vowels: lists cannot be read as words).
 SYMBOLS = {"digits": "0123456789", "letters": "BCDFGHJKLMNPQRSTVWXZ"}
 CONDITIONS = ("forward", "backward", "sorted")
-#: The options: the list in each order a condition asks for.
-ORDERS = ("presented", "reversed", "sorted")
-KEY_ORDER = dict(zip(CONDITIONS, ORDERS))
+#: Options per item: the key and two foils.
+N_OPTIONS = 3
+#: The kinds of forward/backward option sets (:func:`option_set`), cycled within each condition: 7
+#: chains, 7 stars, 4 mirror sets and 2 with the ascending order and its mirror in 20 items, so a
+#: mirror pair in 30% of the sets, and the copy a backward foil in 2/3 of those (20% of the items).
+SET_CYCLE = ("mirror", "chain", "star", "chain", "star", "sorted_mirror", "chain", "star", "mirror", "chain",
+             "star", "chain", "star", "mirror", "chain", "star", "sorted_mirror", "chain", "star", "mirror")
+#: Weights of a sorted item's second foil: the descending order, the key with two neighbours
+#: transposed (the most similar to the key), the copy with two neighbours transposed (the most
+#: similar to the copy): weighed so that the key is the most and the least typical option a third
+#: of the time each (measured: 0.32 / 0.34 on 3,000 draws).
+SORTED_FOILS = (0.4, 0.45, 0.15)
 #: The majority of a length's items that must be right for the span to reach it (2 of 3).
 SPAN_CRITERION = (2, 3)
 _SEPARATORS = re.compile(r"\s*[,\-\u2013\u2014]\s*|\s+")  # one comma or dash, or blanks
@@ -127,15 +157,98 @@ def _fmt(seq: Sequence[str]) -> str:
     return " ".join(seq)
 
 
+def _swap(seq: Sequence[str], i: int) -> list[str]:
+    """``seq`` with its elements ``i`` and ``i + 1`` transposed."""
+    out = list(seq)
+    out[i], out[i + 1] = out[i + 1], out[i]
+    return out
+
+
+def swap_spots(length: int) -> list[int]:
+    """Where two neighbours may be transposed (``i``: elements i and i + 1): inside the list, the two
+    ends kept, from 5 symbols on (transpositions concentrate mid-list, as the serial position curve
+    has it; and a foil that keeps the key's ends is not ruled out by its first and last symbols)."""
+    inner = list(range(1, length - 2))
+    return inner if len(inner) >= 2 else list(range(length - 1))
+
+
+def option_set(rng: np.random.Generator, symbols: Sequence[str], kind: str) -> list[list[str]]:
+    """Three distinct orders of ``symbols`` (>= 3), drawn without reference to a key: a base order P
+    (random) and, by ``kind``: ``chain`` P, P with neighbours i, i+1 transposed, that order with j, j+1
+    transposed (j != i); ``star`` P and two single transpositions of it; ``mirror`` P, its reverse and
+    a transposition of one of them; ``sorted_mirror`` the same with P ascending."""
+    while True:
+        base = sorted(symbols) if kind == "sorted_mirror" else [symbols[int(k)] for k in rng.permutation(len(symbols))]
+        spots = swap_spots(len(symbols))
+        i, j = (spots[int(k)] for k in rng.choice(len(spots), 2, replace=False))
+        if kind == "chain":
+            out = [base, _swap(base, i), _swap(_swap(base, i), j)]
+        elif kind == "star":
+            out = [base, _swap(base, i), _swap(base, j)]
+        else:
+            mirrored = base[::-1]
+            out = [base, mirrored, _swap(base if rng.integers(2) else mirrored, i)]
+        if len({tuple(o) for o in out}) == N_OPTIONS:
+            return out
+
+
+def set_design(index: int) -> tuple[str, int | None]:
+    """(kind of option set, which of its orders is the key) of a forward/backward item: the kind cycles
+    through :data:`SET_CYCLE` within each condition; in a mirror set the key is the base order, its
+    mirror image and the transposed order in turn (each a third of the time: the copy is a backward foil
+    in two of three); elsewhere (None) the key is drawn at random."""
+    j = index // len(CONDITIONS)
+    slot = j % len(SET_CYCLE)
+    kind = SET_CYCLE[slot]
+    if kind in ("chain", "star"):
+        return kind, None
+    rank = sum(k not in ("chain", "star") for k in SET_CYCLE[:slot])
+    return kind, (rank + j // len(SET_CYCLE)) % N_OPTIONS
+
+
+def _sorted_options(rng: np.random.Generator, symbols: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
+    """(list, key, foils) of a sorted item: the key ascending; the foils the list as presented and one
+    of the descending order, the key with two neighbours transposed, the copy with two neighbours
+    transposed (:data:`SORTED_FOILS`)."""
+    key = sorted(symbols)
+    while True:
+        shown = [symbols[int(k)] for k in rng.permutation(len(symbols))]
+        if shown in (key, key[::-1]):
+            continue
+        spots = swap_spots(len(symbols))
+        i = spots[int(rng.integers(len(spots)))]
+        other = [key[::-1], _swap(key, i), _swap(shown, i)][int(rng.choice(3, p=SORTED_FOILS))]
+        if len({tuple(key), tuple(shown), tuple(other)}) == N_OPTIONS:
+            foils = [shown, other]
+            return shown, key, [foils[int(k)] for k in rng.permutation(2)]
+
+
+_LIST = re.compile(r"^Here is a list of \d+ \w+: ([^\n]+)$", re.MULTILINE)
+
+
+def repetition_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Repetition in presented order (Thomas, Milner & Haberlandt 2003: backward recall runs forward
+    through the list, so the presented order is the prepotent report): the option that is the list as
+    shown; None where no option is."""
+    found = _LIST.search(stem)
+    if found is None:
+        return None
+    copy = " ".join(part.strip() for part in found.group(1).split(","))
+    scores = [float(" ".join(o.split()) == copy) for o in options]
+    return scores if any(scores) else None
+
+
 class Span(Probe):
     name = "span"
     ability = "working_memory"
     Params = SpanParams
     conditions = CONDITIONS
     lure_conditions = ("backward", "sorted")
-    version = 2.0
-    # Each condition fixes the key's order: the audit pools them (each order is the key in a third).
-    audit_cells: ClassVar[Mapping[str, str]] = {c: "pooled" for c in CONDITIONS}
+    version = 3.0
+    heuristics = (
+        Heuristic("repetition", "Thomas, Milner & Haberlandt 2003 (the list repeated in presented order)",
+                  repetition_scores, ("backward", "sorted")),
+    )
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         **{f"span_{c}": ("lm_eval_cog.probes.span.span_score", True) for c in CONDITIONS},
         "backward_cost": ("difference", False),
@@ -149,30 +262,35 @@ class Span(Probe):
         length = lengths[(index // len(CONDITIONS)) % len(lengths)]
         # The key's position cycles within each condition (crossed with the length unless the number
         # of lengths is a multiple of 3: both cycles then move together, each still uniform).
-        position = (index // len(CONDITIONS)) % len(ORDERS)
-        alphabet = SYMBOLS[params.symbols]
-        while True:  # never monotone: sorted would equal the list or its reverse
-            shown = [alphabet[int(k)] for k in rng.choice(len(alphabet), length, replace=False)]
-            if shown not in (sorted(shown), sorted(shown, reverse=True)):
-                break
-        orders = {"presented": shown, "reversed": shown[::-1], "sorted": sorted(shown)}
-        key = KEY_ORDER[condition]
-        foils = [order for order in ORDERS if order != key]
-        foils = [foils[int(k)] for k in rng.permutation(len(foils))]
-        kinds = foils[:position] + [key] + foils[position:]
-        order_foil = "reversed" if condition == "forward" else "presented"
+        position = (index // len(CONDITIONS)) % N_OPTIONS
+        symbols = [SYMBOLS[params.symbols][int(k)] for k in rng.choice(len(SYMBOLS[params.symbols]), length, replace=False)]
+        if condition == "sorted":
+            shown, key, foils = _sorted_options(rng, symbols)
+        else:
+            # The set first, the key one of its orders at random, the list derived from the key: the
+            # set's make-up is the same whichever order is the key.
+            kind, role = set_design(index)
+            options = option_set(rng, symbols, kind)
+            key = options.pop(int(rng.integers(N_OPTIONS)) if role is None else role)
+            foils = [options[int(k)] for k in rng.permutation(len(options))]
+            shown = key if condition == "forward" else key[::-1]
+        choices = [_fmt(o) for o in foils[:position] + [key] + foils[position:]]
+        copy = _fmt(shown)
         kind = "digits" if params.symbols == "digits" else "letters"
         return {
             "prompt": self._prompt(condition, shown, kind),
-            "choices": [_fmt(orders[k]) for k in kinds],
+            "choices": choices,
             "gold": position,
             "condition": condition,
-            "lure": kinds.index(order_foil) if condition != "forward" else -1,
+            "lure": choices.index(copy) if condition != "forward" and copy in choices else -1,
             "length": int(length),
-            "shown": _fmt(shown),
+            "shown": copy,
             "symbols": params.symbols,
-            "option_orders": kinds,
         }
+
+    def identity(self, doc: Mapping[str, Any]) -> Any:
+        """The prompt: no two items of a task ask the same list in the same condition."""
+        return doc["prompt"]
 
     @staticmethod
     def _prompt(condition: str, shown: list[str], kind: str) -> str:
@@ -187,7 +305,7 @@ class Span(Probe):
             ),
         }[condition]
         return (
-            f"Here is a list of {len(shown)} {kind}: {_fmt(shown)}\n"
+            f"Here is a list of {len(shown)} {kind}: {', '.join(shown)}\n"
             f"{task} Write only the {kind}, separated by spaces."
         )
 
@@ -216,7 +334,7 @@ class Span(Probe):
             **{f"span_{c}": (cond == c, doc["length"], correct) for c in CONDITIONS},
             "backward_cost": (difference_side(cond, "forward", "backward"), correct),
             "sorted_cost": (difference_side(cond, "forward", "sorted"), correct),
-            "order_error_share": (cond != "forward" and not correct, float(pred is not None and pred == doc["lure"])),
+            "order_error_share": (cond != "forward" and not correct and doc["lure"] != -1, float(pred is not None and pred == doc["lure"])),
         }
 
 
