@@ -22,6 +22,7 @@ import pytest
 from lm_eval.api.model import CachingLM, hash_args
 
 from fault_backend import TASK, TRIALS, requests
+from lm_eval_cli import cog_env
 from lm_eval_cog.lmeval import episode_cache, seam
 from lm_eval_cog.lmeval.episode_cache import (
     IDENTITY_KEY,
@@ -321,8 +322,8 @@ def _cli(tmp_path: Path, name: str, env: dict[str, str] | None = None, model_arg
         "--tasks", TASK, "--limit", "2", "--metadata", json.dumps({"wcst": {"trials": 3}}),
         "--use_cache", str(tmp_path / "cache"), "--output_path", str(tmp_path / name), "--log_samples",
     ]  # fmt: skip
-    full_env = {k: v for k, v in os.environ.items() if k != REBUILD_ENV}
-    full_env.update({"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **(env or {})})
+    full_env = {k: v for k, v in cog_env().items() if k != REBUILD_ENV}  # our tasks indexed only: ~12 s less per start
+    full_env.update(env or {})
     return subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=full_env, capture_output=True, text=True, timeout=600)
 
 
