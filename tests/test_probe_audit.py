@@ -29,11 +29,6 @@ TRAIN_ITEMS = 200  # per training seed
 
 #: (probe, cell, strategy) flagged on the generators before issue 28's redesign (branch i28a).
 KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ('flanker', 'all', 'detector:surface'),  # 0.547 vs 0.333
-    ('flanker', 'congruent', 'detector:surface'),  # 0.674 vs 0.333
-    ('flanker', 'neutral', 'detector:surface'),  # 0.607 vs 0.333
-    ('gonogo', 'all', 'detector:options_only'),  # 1.000 vs 0.500
-    ('gonogo', 'all', 'detector:surface'),  # 1.000 vs 0.500
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
     ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
     ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
@@ -42,9 +37,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
     ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
     ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
-    ('stroop', 'all', 'detector:surface'),  # 0.443 vs 0.250
-    ('stroop', 'congruent', 'detector:surface'),  # 0.510 vs 0.250
-    ('stroop', 'neutral', 'detector:surface'),  # 0.499 vs 0.250
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
     ('trail_making', 'part_a', 'detector:surface'),  # 0.318 vs 0.250
 )
