@@ -38,7 +38,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
     ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
-    ('trail_making', 'part_a', 'detector:surface'),  # 0.318 vs 0.250
 )
 
 

@@ -24,19 +24,20 @@ SEQUENCE = re.compile(r"^Sequence: (.*) \?$", re.MULTILINE)
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 10..19 -> 20 (21 skips one; Y, Z: letters of a series not shown);
-    # 90 S 91 T 92 U ends on a letter -> the number 93; the letter series would go on with V (the
-    # lure), W skips; I..T -> U (V skips; 22, 23 of a number series not shown).
+    # Checked by hand: 11..20 -> 21 (10 counts the wrong way from the start; O, D: the ends of a
+    # letter series E..N, as long, not shown); 91 T 92 U 93 V ends on a letter -> the number 94; the
+    # letter series would go on with W (the lure), S before its start, 90 before the numbers' start;
+    # K..V -> W (J before the start; 96, 83 around a number series 84..95 not shown).
     docs = TRAIL.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        RULE + "Sequence: 10 11 12 13 14 15 16 17 18 19 ?\nWhich element comes next? Options: 20, 21, Y, Z.",
-        RULE + "Sequence: 90 S 91 T 92 U ?\nWhich element comes next? Options: 93, W, 94, V.",
-        RULE + "Sequence: I J K L M N O P Q R S T ?\nWhich element comes next? Options: U, V, 22, 23.",
+        RULE + "Sequence: 11 12 13 14 15 16 17 18 19 20 ?\nWhich element comes next? Options: 21, 10, O, D.",
+        RULE + "Sequence: 91 T 92 U 93 V ?\nWhich element comes next? Options: 94, S, 90, W.",
+        RULE + "Sequence: K L M N O P Q R S T U V ?\nWhich element comes next? Options: W, J, 96, 83.",
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["20", "21", "Y", "Z"], 0, "part_a", -1),
-        (["93", "W", "94", "V"], 0, "part_b", 3),
-        (["U", "V", "22", "23"], 0, "part_a", -1),
+        (["21", "10", "O", "D"], 0, "part_a", -1),
+        (["94", "S", "90", "W"], 0, "part_b", 3),
+        (["W", "J", "96", "83"], 0, "part_a", -1),
     ]
 
 
@@ -79,9 +80,10 @@ def test_next_element_recomputed_from_the_shown_sequence(params):
         assert params.get("min_length", 6) <= len(doc["sequence"].split()) <= params.get("max_length", 12)
 
 
-def test_options_are_two_unshown_elements_of_each_kind_each_pair_one_step_apart():
-    # The key's kind: the key and the element after it (a skip); the other kind likewise (part B: the
-    # single-series continuation and its skip). No option is shown, none is named by the examples.
+def test_options_are_the_two_unshown_neighbours_of_a_series_of_each_kind():
+    # The key's kind: the key and the element before the series' first (counting the wrong way); the
+    # other kind likewise (part B: the single-series continuation and the element before that series'
+    # first; part A: a series as long, not shown). No option is shown, none is named by the examples.
     for doc in TRAIL.generate(4, 600):
         key, single, step, series = _solve(doc)
         shown = doc["sequence"].split()
@@ -91,12 +93,11 @@ def test_options_are_two_unshown_elements_of_each_kind_each_pair_one_step_apart(
         kind, value = _value(key)
         by_kind = {k: sorted(v for kk, v in options if kk == k) for k in ("number", "letter")}
         assert [len(v) for v in by_kind.values()] == [2, 2]
-        assert by_kind[kind] == sorted([value, value + step])
+        assert by_kind[kind] == sorted([value, series[kind][0] - step])
         other = "letter" if kind == "number" else "number"
-        assert by_kind[other][1] - by_kind[other][0] == 1
+        assert by_kind[other][1] - by_kind[other][0] == len(series[other] or series[kind]) + 1
         if doc["condition"] == "part_b":
-            single_value = _value(single)[1]
-            assert by_kind[other] == sorted([single_value, single_value + step])
+            assert by_kind[other] == sorted([_value(single)[1], series[other][0] - step])
         assert all(len(c) == 2 for c in doc["choices"] if c.isdigit())
 
 
@@ -109,6 +110,20 @@ def test_key_position_value_rank_kind_and_direction_are_uniform_within_each_part
         assert positions == ranks == {0: 128, 1: 128, 2: 128, 3: 128}
         assert Counter(d["answer_kind"] for d in cell) == {"number": 256, "letter": 256}
         assert Counter(d["step"] for d in cell) == {1: 256, -1: 256}
+
+
+def test_where_the_options_lie_tells_nothing_of_the_direction():
+    # Version 2's foil was the element two steps on, and a long letter series fits in D..Z only near
+    # its end: the place of the key's pair in its range told the direction, hence the key, in 74% of
+    # part-A letter items (a surface classifier found it). Now each pair is the two ends of a range
+    # drawn apart from the direction: "counting up if the pair lies above the middle" is at chance.
+    docs = TRAIL.generate(21, 1600)
+    for part in TRAIL.conditions:
+        for kind, middle in (("number", 54.5), ("letter", 15.0)):
+            cell = [d for d in docs if (d["condition"], d["answer_kind"]) == (part, kind)]
+            values = [sum(_value(c)[1] for c in d["choices"] if _value(c)[0] == kind) / 2 for d in cell]
+            right = sum((v > middle) == (d["step"] == 1) for v, d in zip(values, cell) if v != middle)
+            assert abs(right / len(cell) - 0.5) < 0.05, (part, kind, right / len(cell))
 
 
 def test_parts_and_answer_kinds_are_balanced_by_index():
