@@ -35,8 +35,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
     ('hayling', 'initiation', 'detector:surface'),  # 0.820 vs 0.333
     ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
-    ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
-    ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
 )
 
