@@ -4,7 +4,8 @@ Item: ``Sequence: 13 K 14 L 15 M 16 ?`` -- "Which element comes next?" with four
 The instructions (the same in both parts) say that a sequence counts one step at a
 time, up or down, through numbers only, through letters only, or alternating between
 a number and a letter with each series counting on its own, which makes the key
-unique. Conditions (cycle by index):
+unique. Conditions (in blocks of four by index: one part-A item, then three part-B items;
+:func:`condition_of`):
 
 * ``part_a``: one series (TMT part A): ``14 15 16 17 18 ?`` or, on every other part-A
   item, letters ``F G H I ?``, so that the answer is a number in half of the items
@@ -40,7 +41,12 @@ switching measure):
   random errors).
 
 A player that continues the single series (the ``prepotent`` player) scores
-switching_cost 1 and lure_share 1.
+switching_cost 1 and lure_share 1. Continuing the series the sequence ended on is the task
+in part A and the lure in part B, so with the parts half and half that player scored 0.50
+on the headline against a chance of 0.25 (version 2); with part A a quarter of the items
+(version 3; issue 28) it scores exactly chance, and ``acc_part_a``, ``acc_part_b`` and the
+switching cost report each part beside it. Declared heuristic (:attr:`TrailMaking.heuristics`):
+``single_series`` (part B: in part A it is the task).
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ import numpy as np
 from lm_eval_cog.answers import MAX_DIGITS
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("part_a", "part_b")
@@ -117,12 +124,42 @@ def pair(kind: str, values: list[int], step: int) -> tuple[str, str]:
     return element(kind, values[-1] + step), element(kind, values[0] - step)
 
 
+def condition_of(index: int) -> tuple[str, int]:
+    """The part of item ``index`` and its rank within that part: blocks of four, one part-A item then
+    three part-B items (so the prepotent single-series continuation is the key in a quarter of them)."""
+    block, slot = divmod(index, 4)
+    return ("part_a", block) if slot == 0 else ("part_b", 3 * block + slot - 1)
+
+
+_SEQUENCE = re.compile(r"Sequence: ([^\n?]*)\?")
+
+
+def single_series_scores(stem: str, options: list[str] | tuple[str, ...]) -> list[float] | None:
+    """Perseveration on one series (Reitan 1958; Kortte, Horner & Windham 2002): the next element of
+    the series the sequence ended on, ignoring the alternation."""
+    shown = _SEQUENCE.search(stem)
+    tokens = shown.group(1).split() if shown else []
+    same = [t for t in tokens if t.isdigit() == tokens[-1].isdigit()] if tokens else []
+    if len(same) < 2:
+        return None
+    value = (lambda t: int(t)) if same[-1].isdigit() else (lambda t: LETTERS.index(t) + 1)
+    step = value(same[-1]) - value(same[-2])
+    nxt = value(same[-1]) + step
+    text = str(nxt) if same[-1].isdigit() else (LETTERS[nxt - 1] if 1 <= nxt <= len(LETTERS) else "")
+    scores = [float(o == text) for o in options]
+    return scores if any(scores) else None
+
+
 class TrailMaking(Probe):
     name = "trail_making"
     ability = "flexibility"
     Params = TrailMakingParams
     conditions = CONDITIONS
     version = 3.0
+    heuristics = (
+        Heuristic("single_series", "Reitan 1958; Kortte, Horner & Windham 2002 (perseveration on one series)",
+                  single_series_scores, ("part_b",)),
+    )
     lure_conditions = ("part_b",)
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "switching_cost": ("difference", False),
@@ -130,12 +167,12 @@ class TrailMaking(Probe):
     }
 
     def item(self, rng: np.random.Generator, params: TrailMakingParams, index: int) -> dict[str, Any]:
-        condition = cycle(CONDITIONS, index)
-        # Crossed by index within each part: the key's kind, whether the key is the lower or the
-        # higher of its kind (with the kind: its value rank), then its position among the options.
-        answer_kind = cycle(KINDS, index // 2)
-        step = cycle(STEPS, index // 4)
-        position = (index // 8) % OPTIONS
+        condition, j = condition_of(index)
+        # Crossed by j within each part: the key's kind, whether the key is the lower or the higher
+        # of its kind (with the kind: its value rank), then its position among the options.
+        answer_kind = cycle(KINDS, j)
+        step = cycle(STEPS, j // 2)
+        position = (j // 4) % OPTIONS
         other_kind = KINDS[1 - KINDS.index(answer_kind)]
         lengths = range(params.min_length, params.max_length + 1)
         if condition == "part_b":
