@@ -139,9 +139,10 @@ def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_two
 
 
 def test_conditions_cycle_in_blocks_of_twice_the_response_set_so_a_limit_keeps_a_reader_at_chance():
-    assert [d["condition"] for d in FLANKER.generate(2, 7)] == ["congruent"] + ["incongruent"] * 4 + ["neutral", "congruent"]
-    four = FLANKER.make_params({"options": 4})
-    assert Counter(d["condition"] for d in FLANKER.generate(2, 16, four)) == {"congruent": 2, "incongruent": 12, "neutral": 2}
+    conditions = [d["condition"] for d in FLANKER.generate(2, 7)]
+    assert conditions == ["congruent"] + ["incongruent"] * 4 + ["neutral", "congruent"]
+    four = Counter(d["condition"] for d in FLANKER.generate(2, 16, FLANKER.make_params({"options": 4})))
+    assert four == {"congruent": 2, "incongruent": 12, "neutral": 2}
 
 
 def test_effects_on_hand_built_answers():
@@ -208,7 +209,8 @@ def _row_or_majority(stem: str, options) -> list[float] | None:
 def test_flanker_reading_picks_the_majority_of_the_asked_row_on_hand_built_cards():
     (heuristic,) = FLANKER.heuristics
     assert heuristic.name == "flanker_reading" and "Eriksen & Eriksen 1974" in heuristic.citation
-    card = "Rows of letters:\nRow 1: K K S K K\nRow 2: S S H S S\nRow 3: H H K H H\nWhat is the middle letter of row {}?"
+    card = ("Rows of letters:\nRow 1: K K S K K\nRow 2: S S H S S\nRow 3: H H K H H\n"
+            "What is the middle letter of row {}?")
     assert heuristic.scores(card.format(2), ["K", "H", "S"]) == [0.0, 0.0, 1.0]  # the flanker S, not the key H
     assert heuristic.scores(card.format(3), ["K", "H", "S"]) == [0.0, 1.0, 0.0]
     congruent = "Rows of letters:\nRow 1: K K K K K\nRow 2: S S S S S\nWhat is the middle letter of row 1?"
