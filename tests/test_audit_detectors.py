@@ -158,6 +158,7 @@ WORD_READING = Heuristic("word_reading", "Stroop 1935: the word is read faster t
 def test_declared_heuristics_are_played_per_condition_and_reported_with_their_citation(
         monkeypatch, tmp_path, capsys) -> None:
     monkeypatch.setattr(type(get_probe("stroop")), "heuristics", (WORD_READING,))
+    monkeypatch.setattr(type(get_probe("stroop")), "audit_cells", {})  # each condition a cell of its own
     rows = {r.condition: r for r in audit_probe("stroop", (7,), 120) if r.strategy == "heuristic:word_reading"}
     # Congruent: the word is the ink (1.0); incongruent: the word is the lure, never the ink (0.0); neutral
     # items are not among its conditions: no row; "all" pools the two conditions it was played on.

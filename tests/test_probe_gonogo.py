@@ -11,67 +11,76 @@ from statistics import NormalDist
 
 import pytest
 
+from probe_strategies import accuracy_by_condition
+
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
 PROBE = get_probe("gonogo")
-RULE = "Go/no-go task. Rule: copy each letter, but write - instead for the letters X, Y and Z."
+RULE = "Go/no-go task. Rule: write - for a no-go letter and copy a go letter."
 HEAD = "The items so far, each with its correct response:"
-NOGO = "XYZ"
 
 
-def _history(letters: str) -> str:
-    return "\n".join(f"{k}. {c} -> {'-' if c in NOGO else c}" for k, c in enumerate(letters, 1))
+def _history(letters: str, nogo: str) -> str:
+    return "\n".join(f"{k}. {c} -> {'-' if c in nogo else c}" for k, c in enumerate(letters, 1))
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: item 0 has 22 history items with no-go letters at 2, 9, 18, 21 (4 =
-    # round(0.2 * 22)), then one go item (H) before the probe C, a letter the history never
-    # shows: a short run, key "C" (index 0). Item 1: 17 items, no-go at 7, 11, 15 (3 =
-    # round(3.4)), run W, H (2, short) before the probe Z, the no-go letter the history holds
-    # out (it shows Y and X): key "-" (index 0), lure "Z" (index 1). Item 2: 24 items, no-go at
-    # 2, 6, 10, 13, 16 (5 = round(4.8)), then a long run of 8 (items 17-24) before the probe M.
+    # Checked by hand: item 0's sets are go D, M, N, P, S, T and no-go H, J, K (the no-go line first);
+    # 22 history items with no-go letters at 2, 9, 18, 21 (4 = round(0.2 * 22)), then one go item (S)
+    # before the probe N, the go letter the history never shows: a short run, key "N" (index 0).
+    # Item 1: no-go H, J, P; 17 items, no-go (always H) at 7, 11, 15 (3 = round(3.4)), a run of 2
+    # before the probe P, the no-go letter the history holds out: key "-" (index 0), lure "P" (index 1).
+    # Item 2: the go line first; 24 items, a long run of 8 (items 17-24) before the probe N.
     docs = PROBE.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        f"{RULE}\n{HEAD}\n{_history('HZKFJHPTXPMKMSFMGXBLZH')}\nItem 23 is C. What is the response to it? Options: C, -.",
-        f"{RULE}\n{HEAD}\n{_history('FEVREUYDERXMHEXWH')}\nItem 18 is Z. What is the response to it? Options: -, Z.",
-        f"{RULE}\n{HEAD}\n{_history('TYKSVZJFKZDEYGWYPGWHDSKJ')}\nItem 25 is M. What is the response to it? Options: M, -.",
+        f"{RULE}\nNo-go letters: H, J, K.\nGo letters: D, M, N, P, S, T.\n{HEAD}\n"
+        f"{_history('SJSPDTMPHDSMSDPMSJDTHS', 'HJK')}\nItem 23 is N. What is the response to it? Options: N, -.",
+        f"{RULE}\nNo-go letters: H, J, P.\nGo letters: B, C, G, N, R, W.\n{HEAD}\n"
+        f"{_history('GBWCWRHWGCHWCBHCB', 'HJP')}\nItem 18 is P. What is the response to it? Options: -, P.",
+        f"{RULE}\nGo letters: B, F, N, S, W, Z.\nNo-go letters: D, M, Y.\n{HEAD}\n"
+        f"{_history('ZMFBSMZSBDBFDFZDWBZSZBWS', 'DMY')}\nItem 25 is N. What is the response to it? Options: N, -.",
     ]
-    assert "2. Z -> -" in docs[0]["prompt"] and "22. H -> H" in docs[0]["prompt"]
-    assert [d["choices"] for d in docs] == [["C", "-"], ["-", "Z"], ["M", "-"]]
+    assert "2. J -> -" in docs[0]["prompt"] and "22. S -> S" in docs[0]["prompt"]
+    assert [d["choices"] for d in docs] == [["N", "-"], ["-", "P"], ["N", "-"]]
     assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("go", 0, -1), ("nogo", 0, 1), ("go", 0, -1)]
     assert [(d["run"], d["run_length"], d["history_length"]) for d in docs] == [
         ("short", 1, 22), ("short", 2, 17), ("long", 8, 24)
     ]
 
 
-def _parse(prompt: str) -> tuple[list[str], str, list[str]]:
-    """(history stimuli, probed letter, listed options) read off the prompt, every shown response checked."""
+def _parse(prompt: str) -> tuple[list[str], str, list[str], str, str]:
+    """(history stimuli, probed letter, listed options, go letters, no-go letters) read off the prompt,
+    every shown response checked against the item's own rule."""
     lines = prompt.split("\n")
-    assert lines[:2] == [RULE, HEAD]
-    history = [re.fullmatch(r"(\d+)\. ([A-Z]) -> ([A-Z-])", line).groups() for line in lines[2:-1]]
+    assert lines[0] == RULE and lines[3] == HEAD
+    sets = dict(re.fullmatch(r"(Go|No-go) letters: ([A-Z](?:, [A-Z])*)\.", line).groups() for line in lines[1:3])
+    go, nogo = (sets[kind].replace(", ", "") for kind in ("Go", "No-go"))
+    assert len(go) == 6 and len(nogo) == 3 and not set(go) & set(nogo)
+    history = [re.fullmatch(r"(\d+)\. ([A-Z]) -> ([A-Z-])", line).groups() for line in lines[4:-1]]
     assert [int(n) for n, _, _ in history] == list(range(1, len(history) + 1))
-    assert all(resp == ("-" if s in NOGO else s) for _, s, resp in history)  # the shown responses obey the rule
+    assert all(s in go + nogo for _, s, _ in history)
+    assert all(resp == ("-" if s in nogo else s) for _, s, resp in history)  # the shown responses obey the rule
     number, letter, first, second = re.fullmatch(
         r"Item (\d+) is ([A-Z])\. What is the response to it\? Options: (.), (.)\.", lines[-1]
     ).groups()
     assert int(number) == len(history) + 1
-    return [s for _, s, _ in history], letter, [first, second]
+    return [s for _, s, _ in history], letter, [first, second], go, nogo
 
 
 def test_key_run_and_ratio_rederived_from_the_prompt():
     # Re-read every item from its surface string and apply the rule afresh.
     docs = PROBE.generate(5, 400)
     for doc in docs:
-        stimuli, letter, options = _parse(doc["prompt"])
-        assert options == doc["choices"] and sorted(options) == sorted([letter, "-"])
-        assert doc["choices"][doc["gold"]] == ("-" if letter in NOGO else letter)
-        assert doc["condition"] == ("nogo" if letter in NOGO else "go")
-        assert doc["lure"] == (doc["choices"].index(letter) if letter in NOGO else -1)
+        stimuli, letter, options, go, nogo_set = _parse(doc["prompt"])
+        assert options == doc["choices"] and sorted(options) == sorted([letter, "-"]) and letter in go + nogo_set
+        assert doc["choices"][doc["gold"]] == ("-" if letter in nogo_set else letter)
+        assert doc["condition"] == ("nogo" if letter in nogo_set else "go")
+        assert doc["lure"] == (doc["choices"].index(letter) if letter in nogo_set else -1)
         # 16-24 history items, a fifth of them (rounded half up) no-go, each after a go item.
-        nogo = [k for k, s in enumerate(stimuli) if s in NOGO]
+        nogo = [k for k, s in enumerate(stimuli) if s in nogo_set]
         assert 16 <= len(stimuli) <= 24 and len(nogo) == math.floor(len(stimuli) / 5 + 0.5) == doc["history_nogo"]
-        assert stimuli[0] not in NOGO and all(b - a > 1 for a, b in itertools.pairwise(nogo))
+        assert stimuli[0] not in nogo_set and all(b - a > 1 for a, b in itertools.pairwise(nogo))
         assert all(a != b for a, b in itertools.pairwise(stimuli))  # no immediate repeats
         run = len(stimuli) - 1 - nogo[-1]
         assert run == doc["run_length"]
@@ -84,9 +93,9 @@ def test_the_history_never_shows_the_probed_letter():
     # No line of the history answers the probed stimulus, so its response cannot be copied; and
     # the history holds out one no-go letter before go probes too, so it never tells the kind of probe.
     for doc in PROBE.generate(7, 600):
-        stimuli, letter, _ = _parse(doc["prompt"])
+        stimuli, letter, _, go, nogo = _parse(doc["prompt"])
         assert letter not in stimuli
-        assert len({s for s in stimuli if s in NOGO}) <= 2
+        assert len({s for s in stimuli if s in nogo}) <= 2 and len({s for s in stimuli if s in go}) <= 5
 
 
 def test_key_position_is_balanced_within_each_condition_and_run():
@@ -103,6 +112,41 @@ def test_the_audit_pools_go_and_nogo_where_the_letter_and_the_dash_are_each_the_
     assert {PROBE.audit_cell(c) for c in PROBE.conditions} == {"pooled"}
     docs = PROBE.generate(1, 400)
     assert Counter(d["choices"][d["gold"]] == "-" for d in docs) == {True: 200, False: 200}
+
+
+def test_the_letter_sets_are_drawn_per_item_so_no_letter_tells_the_kind_of_probe():
+    # Version 2's no-go letters were X, Y and Z in every item: the option text alone gave the key
+    # (1.00 held out). Now every letter is a go and a no-go letter of some items, and the kind of
+    # probe a letter had on one seed predicts it on another at chance.
+    train, test = PROBE.generate(1, 600), PROBE.generate(2, 600)
+    assert {c for d in train for c in d["nogo_letters"]} == {c for d in train for c in d["go_letters"]}
+    kinds: dict = {}
+    for d in train:
+        kinds.setdefault(d["letter"], Counter())[d["condition"]] += 1
+    guessed = [kinds[d["letter"]].most_common(1)[0][0] == d["condition"] if d["letter"] in kinds else 0.5
+               for d in test]
+    assert abs(sum(guessed) / len(guessed) - 0.5) < 0.05
+    # Both kinds of probe letter are named equally often, after "-": once in their set, once as the probe.
+    for d in test:
+        stem = d["prompt"].rsplit(" Options:", 1)[0]
+        named = [m.start() for m in re.finditer(rf"(?<!\w){d['letter']}(?!\w)", stem)]
+        assert len(named) == 2 and stem.index(" - ") < named[0]
+
+
+def test_copying_is_declared_and_scores_chance():
+    (heuristic,) = PROBE.heuristics
+    assert heuristic.name == "prepotent_go" and "Wessel 2018" in heuristic.citation
+    assert heuristic.scores("Item 3 is K. What is the response to it?", ["-", "K"]) == [0.0, 1.0]
+    assert heuristic.scores("Item 3 is K.", ["K", "-"]) == [1.0, 0.0]
+    assert heuristic.scores("?", ["-", "-"]) is None
+    assert accuracy_by_condition("gonogo", heuristic, 21, 400) == {"go": 1.0, "nogo": 0.0, "all": 0.5}
+
+
+def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_two():
+    one, two = PROBE.generate(1, 300), PROBE.generate(2, 300)
+    stems = [{d["prompt"].split(" Options:")[0] for d in docs} for docs in (one, two)]
+    assert len(stems[0]) == len(stems[1]) == 300
+    assert len({PROBE.identity(d) for d in one} & {PROBE.identity(d) for d in two}) < 3  # under 1%
 
 
 def test_1200_items_are_distinct():

@@ -142,35 +142,36 @@ def test_first_items_of_seed_0_are_pinned():
     docs = INDUCTION.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
         (head + "The triple (1, 2, 3) fits the rule. Here are further triples, labelled by the rule:\n"
-        "(29, 63, 95): fits\n(20, 9, 56): does not fit\n(36, 72, 72): does not fit\n(9, 10, 41): fits\n"
-        "(36, 86, 53): does not fit\n(51, 75, 55): does not fit\n" + ask +
+        "(42, 20, 63): does not fit\n(68, 82, 81): does not fit\n(40, 90, 45): does not fit\n(15, 72, 85): fits\n"
+        "(45, 63, 90): fits\n(11, 34, 87): fits\n(41, 17, 12): does not fit\n(30, 19, 80): does not fit\n"
+        "(18, 73, 87): fits\n(4, 27, 77): fits\n" + ask +
         "- the numbers increase from left to right\n- each number is 1 more than the one before\n"
         "- the third number is the sum of the first two\n"
         "- the second number is twice the first and the third is three times the first"),
-        (head + "The triple (5, 15, 25) fits the rule. Here are further triples, labelled by the rule:\n"
-        "(21, 14, 37): does not fit\n(11, 88, 89): fits\n(75, 79, 61): does not fit\n(21, 60, 74): fits\n"
-        "(33, 56, 65): fits\n(7, 49, 79): fits\n(22, 25, 57): fits\n"
-        "Does the triple (6, 77, 90) fit the hidden rule? Answer yes or no."),
+        (head + "The triple (8, 18, 28) fits the rule. Here are further triples, labelled by the rule:\n"
+        "(1, 86, 4): does not fit\n(25, 54, 62): fits\n(21, 23, 98): fits\n(17, 38, 77): fits\n"
+        "(12, 5, 34): does not fit\n(62, 57, 80): does not fit\n"
+        "Does the triple (66, 72, 96) fit the hidden rule? Answer yes or no."),
         (head + "The triple (1, 2, 3) fits the rule. Here are further triples, labelled by the rule:\n"
-        "(95, 58, 65): does not fit\n(41, 42, 43): fits\n(75, 76, 77): fits\n(13, 26, 39): does not fit\n"
-        "(28, 40, 76): does not fit\n(48, 49, 50): fits\n" + ask +
+        "(38, 70, 76): does not fit\n(91, 92, 93): fits\n(87, 95, 93): does not fit\n(78, 17, 41): does not fit\n"
+        "(17, 35, 66): does not fit\n(31, 32, 33): fits\n" + ask +
+        "- each number is 1 more than the one before\n"
         "- the second number is twice the first and the third is three times the first\n"
-        "- each number is 1 more than the one before\n- the numbers increase from left to right\n"
-        "- the third number is the sum of the first two"),
+        "- the numbers increase from left to right\n- the third number is the sum of the first two"),
     ]
     # Checked by hand. 0 and 2 are the first group of choose_rule items: the same four rules in the same
-    # words, for (1, 2, 3), whose salient patterns are "1 more", x 2x 3x and "sum". 0: (29, 63, 95) fits,
-    # which only "increase" allows, and every label agrees with it: key 0 (the shortest option, 39
-    # characters and 7 words: group 0, place 0, length rank 0), lure "1 more" (1). 2: (41, 42, 43) fits
-    # and (13, 26, 39), an x 2x 3x triple and a sum, and (28, 40, 76), an increasing triple, do not: key
-    # "1 more" (the second shortest: length rank 1 at place 1), lure x, 2x, 3x (the next salient pattern).
-    # 1: (5, 15, 25) shows "10 more"; the fitting triples all increase, the others do not, and
-    # (21, 14, 37) refutes "last largest", (11, 88, 89) "odd" and "multiples of 5": the rule is
-    # "increase"; (6, 77, 90) increases but not by 10: key "yes", lure "no".
+    # words, for (1, 2, 3), whose salient patterns are "1 more", x 2x 3x and "sum". 0: (15, 72, 85) fits,
+    # which only "increase" allows, and every label agrees with it: key "increase" (the shortest option,
+    # 39 characters and 7 words: group 0, length rank 0; its place drawn), lure "1 more" (1). 2: (91, 92,
+    # 93) fits, which neither "increase"-only nor x 2x 3x nor "sum" explains alone, and (38, 70, 76), an
+    # increasing triple, does not: key "1 more" (length rank 1), lure x, 2x, 3x (the next salient pattern).
+    # 1: (8, 18, 28) shows "10 more"; the fitting triples all increase, the others do not, and
+    # (62, 57, 80) refutes "last largest": the rule is "increase"; (66, 72, 96) increases but not by
+    # 10: key "yes", lure "no".
     assert [(d["condition"], d["gold"], d["lure"], d["hidden"], d["obvious"]) for d in docs] == [
         ("choose_rule", 0, 1, "ascending", "step:1"),
         ("apply_rule", 0, 1, "ascending", "step:10"),
-        ("choose_rule", 1, 0, "step:1", "x2x3x"),
+        ("choose_rule", 0, 1, "step:1", "x2x3x"),
     ]
     assert docs[1]["choices"] == ["yes", "no"]
 
@@ -290,11 +291,11 @@ def test_options_read_exactly_as_written():
     assert INDUCTION.read(apply, "No.") == 1 and INDUCTION.read(apply, "yes or no") is None
 
 
-def test_choose_rule_key_place_length_and_alphabetical_rank_cycle():
-    # 192 choose_rule items (384 items): the key's place, its rank by length (characters and words alike)
-    # and its rank in alphabetical order among the options each take the four values 48 times, and every
-    # (place, length rank) pair 12 times: neither the shortest, the longest, the first nor the last option
-    # is the key more than a quarter of the time.
+def test_choose_rule_key_length_and_alphabetical_rank_cycle_and_its_place_is_drawn():
+    # 192 choose_rule items (384 items): the key's rank by length (characters and words alike) and its
+    # rank in alphabetical order among the options each take the four values 48 times: neither the
+    # shortest, the longest, the first nor the last option is the key more than a quarter of the time.
+    # Its place is drawn per item (about 48 each).
     docs = [d for d in INDUCTION.generate(8, 384) if d["condition"] == "choose_rule"]
 
     def rank(values, at):
@@ -305,17 +306,33 @@ def test_choose_rule_key_place_length_and_alphabetical_rank_cycle():
         return [(0, int(p)) if p.isdigit() else (1, p.casefold()) for p in re.split(r"(\d+)", text) if p]
 
     places, lengths, words, orders = Counter(), Counter(), Counter(), Counter()
-    pairs = Counter()
     for d in docs:
         texts, key = d["choices"], d["gold"]
         places[key] += 1
         lengths[rank([len(t) for t in texts], key)] += 1
         words[rank([len(re.findall(r"\w+", t)) for t in texts], key)] += 1
         orders[rank([natural(t) for t in texts], key)] += 1
-        pairs[(key, rank([len(t) for t in texts], key))] += 1
-    for counts in (places, lengths, words, orders):
+    for counts in (lengths, words, orders):
         assert counts == {r: 48 for r in range(4)}
-    assert pairs == {(p, r): 12 for p in range(4) for r in range(4)}
+    assert all(abs(places[p] - 48) < 4 * math.sqrt(36) for p in range(4))
+
+
+def test_the_keys_place_is_drawn_at_each_seed_not_set_by_the_index():
+    # Version 2 set the key's place by the index, and the plan (offer, wording, key text) is the same at
+    # every seed: each option text stood at its key place at every seed, and a surface classifier
+    # trained on two seeds found the key on others (0.44 vs 0.25). Now the same item index puts its key
+    # at the same place at two seeds about a quarter of the time, as chance would.
+    one, two = ([d for d in INDUCTION.generate(seed, 400) if d["condition"] == "choose_rule"] for seed in (8, 9))
+    assert [d["choices"][d["gold"]] for d in one] == [d["choices"][d["gold"]] for d in two]  # the plan's key text
+    same = sum(a["gold"] == b["gold"] for a, b in zip(one, two)) / len(one)
+    assert abs(same - 0.25) < 0.1  # 200 items: 3 standard errors
+
+
+def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_two():
+    one, two = INDUCTION.generate(1, 300), INDUCTION.generate(2, 300)
+    stems = [{d["prompt"].split("\nWhich of these")[0] for d in docs} for docs in (one, two)]
+    assert len(stems[0]) == len(stems[1]) == 300
+    assert len({INDUCTION.identity(d) for d in one} & {INDUCTION.identity(d) for d in two}) < 3  # under 1%
 
 
 def test_no_two_items_are_the_same_up_to_option_order():

@@ -1,5 +1,5 @@
 """Text Stroop: pinned cards, keys read off the card, the counterbalancing that removes the
-blind shortcuts, and the word reader's effects."""
+blind shortcuts, the word reader's effects and its chance headline, the declared heuristic."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import re
 from collections import Counter
 
 import pytest
+
+from probe_strategies import accuracy_by_condition
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import play
@@ -41,34 +43,32 @@ def read_card(prompt: str) -> tuple[list[tuple[str, str]], int, list[str], str]:
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: a congruent, an incongruent (each word names the next word's ink) and a
-    # neutral card, word 1 asked; the key is word 1's ink, first among the options; the lure of
-    # the incongruent item is its word, YELLOW, one place after the key.
-    docs = STROOP.generate(0, 3)
+    # Checked by hand: a congruent card, then incongruent ones (word i names the ink of word i + s, s
+    # drawn per card), word 1 asked with the key at options 0, 1, 2, 3; the lure of item 1 is its word,
+    # GREEN, last. Item 7 closes the block of 8 with a neutral card.
+    docs = STROOP.generate(0, 17)
     head = "A card shows 4 words, each printed in coloured ink.\n"
-    assert [d["prompt"] for d in docs] == [
-        head + 'Word 1 reads "BROWN" and is printed in brown ink.\nWord 2 reads "ORANGE" and is printed in orange ink.\n'
+    assert [d["prompt"] for d in docs[:2]] == [
+        head + 'Word 1 reads "ORANGE" and is printed in orange ink.\nWord 2 reads "BROWN" and is printed in brown ink.\n'
         'Word 3 reads "RED" and is printed in red ink.\nWord 4 reads "PINK" and is printed in pink ink.\n'
-        "What colour is the ink of word 1? Options: brown, red, pink, orange.",
-        head + 'Word 1 reads "YELLOW" and is printed in green ink.\nWord 2 reads "PINK" and is printed in yellow ink.\n'
-        'Word 3 reads "RED" and is printed in pink ink.\nWord 4 reads "GREEN" and is printed in red ink.\n'
-        "What colour is the ink of word 1? Options: green, yellow, pink, red.",
-        head + 'Word 1 reads "TABLE" and is printed in green ink.\nWord 2 reads "STONE" and is printed in pink ink.\n'
-        'Word 3 reads "SHOE" and is printed in purple ink.\nWord 4 reads "RIVER" and is printed in red ink.\n'
-        "What colour is the ink of word 1? Options: green, red, purple, pink.",
+        "What colour is the ink of word 1? Options: orange, brown, pink, red.",
+        head + 'Word 1 reads "GREEN" and is printed in yellow ink.\nWord 2 reads "PINK" and is printed in green ink.\n'
+        'Word 3 reads "RED" and is printed in pink ink.\nWord 4 reads "YELLOW" and is printed in red ink.\n'
+        "What colour is the ink of word 1? Options: yellow, pink, red, green.",
     ]
-    assert [(d["condition"], d["gold"], d["lure"], d["word"], d["ink"]) for d in docs] == [
-        ("congruent", 0, -1, "BROWN", "brown"), ("incongruent", 0, 1, "YELLOW", "green"), ("neutral", 0, -1, "TABLE", "green")
-    ]
-    # Item 16 (incongruent, j = 5): the ink named first, word 2 asked, key green at option 1 and
-    # third in alphabetical order (blue, brown, green, purple), lure PURPLE one place after it.
-    doc = STROOP.generate(0, 17)[16]
-    assert doc["prompt"] == (
-        head + 'Word 1 is printed in blue ink and reads "GREEN".\nWord 2 is printed in green ink and reads "PURPLE".\n'
-        'Word 3 is printed in purple ink and reads "BROWN".\nWord 4 is printed in brown ink and reads "BLUE".\n'
-        "What colour is the ink of word 2? Options: brown, green, purple, blue."
+    assert docs[7]["prompt"] == (
+        head + 'Word 1 reads "CLOCK" and is printed in yellow ink.\nWord 2 reads "PENCIL" and is printed in orange ink.\n'
+        'Word 3 reads "RIVER" and is printed in red ink.\nWord 4 reads "TABLE" and is printed in purple ink.\n'
+        "What colour is the ink of word 1? Options: yellow, purple, red, orange."
     )
-    assert (doc["gold"], doc["lure"], doc["position"], doc["phrasing"]) == (1, 2, 2, "ink_first")
+    assert [(d["condition"], d["gold"], d["lure"], d["word"], d["ink"]) for d in docs[:3]] == [
+        ("congruent", 0, -1, "ORANGE", "orange"), ("incongruent", 0, 3, "GREEN", "yellow"),
+        ("incongruent", 1, 0, "PURPLE", "pink"),
+    ]
+    assert [d["condition"] for d in docs[:8]] == ["congruent"] + ["incongruent"] * 6 + ["neutral"]
+    # Item 5 (the fifth incongruent card, j = 4): word 2 asked, its ink yellow at option 0, the lure BROWN.
+    assert (docs[5]["position"], docs[5]["gold"], docs[5]["ink"], docs[5]["word"]) == (2, 0, "yellow", "BROWN")
+    assert docs[5]["choices"][docs[5]["lure"]] == "brown"
 
 
 @pytest.mark.parametrize("colours", [2, 4, 6, 8])
@@ -105,28 +105,46 @@ def test_on_a_colour_word_card_every_colour_is_once_an_ink_and_once_a_word():
             assert sorted(w.lower() for w, _ in card) == sorted(c for _, c in card)
 
 
-def test_asked_word_key_lure_alphabetical_rank_and_phrasing_are_balanced_within_each_condition():
-    # 4 colours: key position x asked word x lure offset x phrasing repeat every 96 items of a
-    # condition; 576 items hold two full cycles, so each count is exact.
-    docs = STROOP.generate(9, 576)
-    for condition in ("congruent", "incongruent", "neutral"):
+def test_asked_word_key_position_and_phrasing_are_balanced_and_the_alphabetical_rank_and_lure_are_tied_to_neither():
+    # 4 colours: key position x asked word x phrasing repeat every 32 items of a condition; 2048 items
+    # hold 256 congruent, 1536 incongruent and 256 neutral cards (8, 48 and 8 full cycles).
+    docs = STROOP.generate(9, 2048)
+    for condition, n in (("congruent", 64), ("incongruent", 384), ("neutral", 64)):
         cell = [d for d in docs if d["condition"] == condition]
-        assert Counter(d["gold"] for d in cell) == {k: 48 for k in range(4)}  # key position uniform
-        assert Counter(d["position"] for d in cell) == {k: 48 for k in range(1, 5)}  # first / middle / last
-        assert Counter(sorted(d["choices"]).index(d["ink"]) for d in cell) == {k: 48 for k in range(4)}
-        assert Counter(d["phrasing"] for d in cell) == {"word_first": 96, "ink_first": 96}
-        if condition == "incongruent":
-            offsets = Counter((d["lure"] - d["gold"]) % 4 for d in cell)
-            assert offsets == {1: 64, 2: 64, 3: 64}  # the lure's position balanced around the key's
+        assert Counter(d["gold"] for d in cell) == {k: n for k in range(4)}  # key position uniform
+        assert Counter(d["position"] for d in cell) == {k: n for k in range(1, 5)}  # first / middle / last
+        assert Counter(d["phrasing"] for d in cell) == {"word_first": 2 * n, "ink_first": 2 * n}
+        # Drawn per card (version 2 tied them by a Latin square, which a classifier learned): every
+        # (key position, asked word) cell holds several alphabetical ranks, and each rank about a quarter.
+        ranks = Counter(sorted(d["choices"]).index(d["ink"]) for d in cell)
+        assert all(abs(ranks[r] - n) < 4 * math.sqrt(n) for r in range(4))
+        by_cell: dict = {}
+        for d in cell:
+            by_cell.setdefault((d["gold"], d["position"]), set()).add(sorted(d["choices"]).index(d["ink"]))
+        assert all(len(r) >= 2 for r in by_cell.values())
+    incong = [d for d in docs if d["condition"] == "incongruent"]
+    offsets = Counter((d["lure"] - d["gold"]) % 4 for d in incong)
+    assert all(abs(offsets[o] - 512) < 4 * math.sqrt(512) for o in (1, 2, 3))
+    # The lure's offset says nothing of the shift (word i names the ink of word i + s): they cross.
+    shifts = {((d["lure"] - d["gold"]) % 4, [c for _, c in d["card"]].index(d["card"][0][0].lower())) for d in incong}
+    assert shifts == {(o, s) for o in (1, 2, 3) for s in (1, 2, 3)}
 
 
 def test_the_ink_is_named_before_and_after_its_word_equally_often():
-    for doc in STROOP.generate(2, 384):
+    docs = STROOP.generate(2, 512)  # 64 congruent, 384 incongruent, 64 neutral
+    for doc in docs:
         card, asked, _, phrasing = read_card(doc["prompt"])
         line = doc["prompt"].split("\n")[asked]
         ink_at, word_at = line.index(f" {doc['ink']} ink"), line.index(f'"{doc["word"]}"')
         assert (ink_at < word_at) == (phrasing == "ink_first")
-    assert Counter(d["phrasing"] for d in STROOP.generate(2, 384)) == {"word_first": 192, "ink_first": 192}
+    assert Counter(d["phrasing"] for d in docs) == {"word_first": 256, "ink_first": 256}
+
+
+def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_two():
+    one, two = STROOP.generate(1, 300), STROOP.generate(2, 300)
+    stems = [{d["prompt"].split(" Options:")[0] for d in docs} for docs in (one, two)]
+    assert len(stems[0]) == len(stems[1]) == 300
+    assert len({STROOP.identity(d) for d in one} & {STROOP.identity(d) for d in two}) < 3  # under 1%
 
 
 def test_1200_items_are_distinct_up_to_option_order():
@@ -135,16 +153,17 @@ def test_1200_items_are_distinct_up_to_option_order():
     assert len({(d["prompt"].rsplit("Options", 1)[0]) for d in docs}) == 1200  # distinct stimuli, not just options
 
 
-def test_a_word_reader_shows_full_interference_and_no_facilitation():
-    scores = play(STROOP, "prepotent", STROOP.generate(0, 300), "gen")
+def test_a_word_reader_shows_full_interference_and_no_facilitation_and_scores_chance_on_the_headline():
+    scores = play(STROOP, "prepotent", STROOP.generate(0, 320), "gen")
     assert scores["acc_congruent"] == scores["acc_neutral"] == 1.0 and scores["acc_incongruent"] == 0.0
+    assert scores["acc"] == 0.25  # 40 congruent + 40 neutral cards of 320: chance
     assert scores["interference"] == 1.0 and scores["congruency_effect"] == 1.0
     assert scores["facilitation"] == 0.0 and scores["word_error_share"] == 1.0
 
 
 def test_random_player_shows_no_effect_beyond_noise():
     scores = play(STROOP, "random", STROOP.generate(0, 3000), "gen")
-    se = math.sqrt(2 * 0.25 * 0.75 / 1000)
+    se = math.sqrt(0.25 * 0.75 * (1 / 375 + 1 / 2250))  # 375 congruent and neutral, 2250 incongruent
     assert abs(scores["interference"]) < 3.5 * se and abs(scores["congruency_effect"]) < 3.5 * se
     # A random error names the word in 1 of the 3 wrong options.
     assert scores["word_error_share"] == pytest.approx(1 / 3, abs=0.06)
@@ -154,3 +173,38 @@ def test_random_player_shows_no_effect_beyond_noise():
 def test_bad_palette_size_names_the_parameter(colours):
     with pytest.raises(ValueError, match="'colours'"):
         STROOP.make_params({"colours": colours})
+
+
+# -- declared heuristic and issue 28's strategy -------------------------------------------------------
+
+
+def _word_or_row(stem: str, options) -> list[float]:
+    """Issue 28's strategy, as its table writes it: the word itself where it is an option, else the
+    option on the asked word's line (its ink)."""
+    asked = re.search(r"ink of word (\d+)\?", stem).group(1)
+    line = re.search(rf"^Word {asked} (.*)$", stem, re.MULTILINE).group(1)
+    word = re.search(r'"([A-Z]+)"', line).group(1).lower()
+    pick = {word} if word in options else {o for o in options if re.search(rf"\b{o}\b", line)}
+    return [float(o in pick) for o in options]
+
+
+def test_word_reading_picks_the_asked_words_word_on_hand_built_cards():
+    (heuristic,) = STROOP.heuristics
+    assert heuristic.name == "word_reading" and "Stroop 1935" in heuristic.citation
+    card = ('A card shows 2 words, each printed in coloured ink.\nWord 1 reads "RED" and is printed in blue ink.\n'
+            'Word 2 is printed in red ink and reads "BLUE".\nWhat colour is the ink of word {}?')
+    assert heuristic.scores(card.format(1), ["blue", "red"]) == [0.0, 1.0]  # the word RED, not the ink blue
+    assert heuristic.scores(card.format(2), ["blue", "red"]) == [1.0, 0.0]  # either phrasing
+    congruent = 'Word 1 reads "RED" and is printed in red ink.\nWhat colour is the ink of word 1?'
+    assert heuristic.scores(congruent, ["blue", "red"]) == [0.0, 1.0]  # right by design on a congruent card
+    neutral = 'Word 1 reads "TABLE" and is printed in red ink.\nWhat colour is the ink of word 1?'
+    assert heuristic.scores(neutral, ["blue", "red"]) is None  # a word that names no colour: a guess
+    assert heuristic.scores("What colour is this?", ["blue", "red"]) is None
+
+
+@pytest.mark.parametrize("strategy", ["word_reading", "word_or_row"])
+def test_reading_the_word_is_at_chance_on_the_headline_at_a_fresh_seed(strategy):
+    played = STROOP.heuristics[0] if strategy == "word_reading" else _word_or_row
+    acc = accuracy_by_condition("stroop", played, 21, 640)
+    assert acc["all"] <= 0.25 + 0.05, acc
+    assert acc["incongruent"] == 0.0  # where reading and the task disagree it is always wrong

@@ -11,6 +11,8 @@ from collections import Counter
 
 import pytest
 
+from probe_strategies import accuracy_by_condition
+
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
 
@@ -24,19 +26,20 @@ SEQUENCE = re.compile(r"^Sequence: (.*) \?$", re.MULTILINE)
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 10..19 -> 20 (21 skips one; Y, Z: letters of a series not shown);
-    # 90 S 91 T 92 U ends on a letter -> the number 93; the letter series would go on with V (the
-    # lure), W skips; I..T -> U (V skips; 22, 23 of a number series not shown).
+    # Checked by hand: 11..20 -> 21 (10 counts the wrong way from the start; O, D: the ends of a
+    # letter series E..N, as long, not shown); 91 T 92 U 93 V ends on a letter -> the number 94; the
+    # letter series would go on with W (the lure), S before its start, 90 before the numbers' start;
+    # 65 U .. Y 70 ends on a number -> the letter Z (T before the letters' start; 71 the lure, 64).
     docs = TRAIL.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        RULE + "Sequence: 10 11 12 13 14 15 16 17 18 19 ?\nWhich element comes next? Options: 20, 21, Y, Z.",
-        RULE + "Sequence: 90 S 91 T 92 U ?\nWhich element comes next? Options: 93, W, 94, V.",
-        RULE + "Sequence: I J K L M N O P Q R S T ?\nWhich element comes next? Options: U, V, 22, 23.",
+        RULE + "Sequence: 11 12 13 14 15 16 17 18 19 20 ?\nWhich element comes next? Options: 21, 10, O, D.",
+        RULE + "Sequence: 91 T 92 U 93 V ?\nWhich element comes next? Options: 94, S, 90, W.",
+        RULE + "Sequence: 65 U 66 V 67 W 68 X 69 Y 70 ?\nWhich element comes next? Options: Z, T, 71, 64.",
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["20", "21", "Y", "Z"], 0, "part_a", -1),
-        (["93", "W", "94", "V"], 0, "part_b", 3),
-        (["U", "V", "22", "23"], 0, "part_a", -1),
+        (["21", "10", "O", "D"], 0, "part_a", -1),
+        (["94", "S", "90", "W"], 0, "part_b", 3),
+        (["Z", "T", "71", "64"], 0, "part_b", 2),
     ]
 
 
@@ -79,9 +82,10 @@ def test_next_element_recomputed_from_the_shown_sequence(params):
         assert params.get("min_length", 6) <= len(doc["sequence"].split()) <= params.get("max_length", 12)
 
 
-def test_options_are_two_unshown_elements_of_each_kind_each_pair_one_step_apart():
-    # The key's kind: the key and the element after it (a skip); the other kind likewise (part B: the
-    # single-series continuation and its skip). No option is shown, none is named by the examples.
+def test_options_are_the_two_unshown_neighbours_of_a_series_of_each_kind():
+    # The key's kind: the key and the element before the series' first (counting the wrong way); the
+    # other kind likewise (part B: the single-series continuation and the element before that series'
+    # first; part A: a series as long, not shown). No option is shown, none is named by the examples.
     for doc in TRAIL.generate(4, 600):
         key, single, step, series = _solve(doc)
         shown = doc["sequence"].split()
@@ -91,31 +95,44 @@ def test_options_are_two_unshown_elements_of_each_kind_each_pair_one_step_apart(
         kind, value = _value(key)
         by_kind = {k: sorted(v for kk, v in options if kk == k) for k in ("number", "letter")}
         assert [len(v) for v in by_kind.values()] == [2, 2]
-        assert by_kind[kind] == sorted([value, value + step])
+        assert by_kind[kind] == sorted([value, series[kind][0] - step])
         other = "letter" if kind == "number" else "number"
-        assert by_kind[other][1] - by_kind[other][0] == 1
+        assert by_kind[other][1] - by_kind[other][0] == len(series[other] or series[kind]) + 1
         if doc["condition"] == "part_b":
-            single_value = _value(single)[1]
-            assert by_kind[other] == sorted([single_value, single_value + step])
+            assert by_kind[other] == sorted([_value(single)[1], series[other][0] - step])
         assert all(len(c) == 2 for c in doc["choices"] if c.isdigit())
 
 
 def test_key_position_value_rank_kind_and_direction_are_uniform_within_each_part():
-    docs = TRAIL.generate(0, 1024)
-    for part in TRAIL.conditions:
+    docs = TRAIL.generate(0, 1024)  # 256 part-A and 768 part-B items
+    for part, n in (("part_a", 64), ("part_b", 192)):
         cell = [d for d in docs if d["condition"] == part]
         positions = Counter(d["gold"] for d in cell)
         ranks = Counter(sorted(d["choices"], key=_value).index(d["choices"][d["gold"]]) for d in cell)
-        assert positions == ranks == {0: 128, 1: 128, 2: 128, 3: 128}
-        assert Counter(d["answer_kind"] for d in cell) == {"number": 256, "letter": 256}
-        assert Counter(d["step"] for d in cell) == {1: 256, -1: 256}
+        assert positions == ranks == {0: n, 1: n, 2: n, 3: n}
+        assert Counter(d["answer_kind"] for d in cell) == {"number": 2 * n, "letter": 2 * n}
+        assert Counter(d["step"] for d in cell) == {1: 2 * n, -1: 2 * n}
+
+
+def test_where_the_options_lie_tells_nothing_of_the_direction():
+    # Version 2's foil was the element two steps on, and a long letter series fits in D..Z only near
+    # its end: the place of the key's pair in its range told the direction, hence the key, in 74% of
+    # part-A letter items (a surface classifier found it). Now each pair is the two ends of a range
+    # drawn apart from the direction: "counting up if the pair lies above the middle" is at chance.
+    docs = TRAIL.generate(21, 1600)
+    for part in TRAIL.conditions:
+        for kind, middle in (("number", 54.5), ("letter", 15.0)):
+            cell = [d for d in docs if (d["condition"], d["answer_kind"]) == (part, kind)]
+            values = [sum(_value(c)[1] for c in d["choices"] if _value(c)[0] == kind) / 2 for d in cell]
+            right = sum((v > middle) == (d["step"] == 1) for v, d in zip(values, cell) if v != middle)
+            assert abs(right / len(cell) - 0.5) < 0.05, (part, kind, right / len(cell))
 
 
 def test_parts_and_answer_kinds_are_balanced_by_index():
     docs = TRAIL.generate(0, 8)
     assert [(d["condition"], d["answer_kind"], d["step"]) for d in docs] == [
-        ("part_a", "number", 1), ("part_b", "number", 1), ("part_a", "letter", 1), ("part_b", "letter", 1),
-        ("part_a", "number", -1), ("part_b", "number", -1), ("part_a", "letter", -1), ("part_b", "letter", -1),
+        ("part_a", "number", 1), ("part_b", "number", 1), ("part_b", "letter", 1), ("part_b", "number", -1),
+        ("part_a", "letter", 1), ("part_b", "letter", -1), ("part_b", "number", 1), ("part_b", "letter", 1),
     ]
 
 
@@ -144,15 +161,28 @@ def test_effects_on_hand_built_answers():
     assert scores["lure_share"] == pytest.approx(1 / 3)
 
 
-def test_a_single_series_player_fails_every_part_b_item():
+def test_a_single_series_player_fails_every_part_b_item_and_scores_chance_on_the_headline():
     scores = play(TRAIL, "prepotent", TRAIL.generate(0, 300), "gen")
     assert scores["acc_part_a"] == 1.0 and scores["acc_part_b"] == 0.0
     assert scores["switching_cost"] == 1.0 and scores["lure_share"] == 1.0
+    assert scores["acc"] == 0.25  # 75 part-A items of 300 (version 2: half, 0.50 against a chance of 0.25)
+
+
+def test_single_series_continues_the_series_the_sequence_ended_on():
+    (heuristic,) = TRAIL.heuristics
+    assert heuristic.name == "single_series" and "Reitan 1958" in heuristic.citation
+    assert heuristic.conditions == ("part_b",)  # in part A it is the task
+    assert heuristic.scores("Sequence: 13 K 14 L 15 M 16 ?", ["17", "N", "O", "12"]) == [1.0, 0.0, 0.0, 0.0]
+    assert heuristic.scores("Sequence: 41 W 40 V 39 U ?", ["38", "T", "42", "X"]) == [0.0, 1.0, 0.0, 0.0]
+    assert heuristic.scores("Sequence: 14 15 16 ?", ["17", "18", "D", "E"]) == [1.0, 0.0, 0.0, 0.0]
+    assert heuristic.scores("Sequence: 14 ?", ["15", "D"]) is None  # one element: no series to continue
+    acc = accuracy_by_condition("trail_making", heuristic, 21, 400)
+    assert acc == {"part_a": 1.0, "part_b": 0.0, "all": 0.25}
 
 
 def test_random_player_shows_no_switching_cost():
     scores = play(TRAIL, "random", TRAIL.generate(0, 3000), "gen")
-    assert abs(scores["switching_cost"]) < 3.5 * math.sqrt(2 * 0.25 * 0.75 / 1500)
+    assert abs(scores["switching_cost"]) < 3.5 * math.sqrt(0.25 * 0.75 * (1 / 750 + 1 / 2250))
     assert scores["lure_share"] == pytest.approx(1 / 3, abs=0.05)
 
 

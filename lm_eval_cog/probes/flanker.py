@@ -11,13 +11,13 @@ middle letter of one row; the options are the response set::
 
 The response set is ``options`` letters drawn per item from consonants (no vowels: "A"
 and "I" are words, "O" looks like a zero); each row has ``flankers`` letters on each side
-of its target, and the targets of the rows are the response set, each once. Conditions
-cycle by index; a card is homogeneous:
+of its target, and the targets of the rows are the response set, each once. A card is
+homogeneous:
 
 * ``congruent``: every row's flankers are its target (``H H H H H``);
 * ``incongruent``: every row's flankers are another letter of the response set: row r
-  is flanked by the target of row r + s (cyclically), so the asked row's flanker is a
-  wrong option, the lure (``S S H S S``);
+  is flanked by the target of row r + s (cyclically, s drawn per item), so the asked row's
+  flanker is a wrong option, the lure (``S S H S S``);
 * ``neutral``: every row's flankers are one letter outside the response set
   (``X X H X X``), the control of Eriksen & Eriksen's "noise" conditions.
 
@@ -27,9 +27,25 @@ without finding the middle. On a card every option is a target once and, on an
 incongruent card, a flanker of another row, so each option occurs equally often and the
 majority or the unique letter of the card is no answer; the row asked about is cued
 explicitly and its place varies (first, middle, last). Counterbalanced by index within
-each condition: the key's option position, the asked row, the key's rank among the
-options in alphabetical order, and the lure's option position (offset from the key) with
-the shift s.
+each condition, as independent digits: the key's option position and the asked row; drawn
+per item: the letters and their order on the card (so the key's alphabetical rank among
+the options), the shift s and the lure's option position. (Version 2 tied the key's
+alphabetical rank to its option position and the asked row by a Latin square, and the
+lure's offset to the shift: a classifier of option position, value rank and mention order
+learned the square across seeds, 0.67 vs 0.33 on congruent cards; issue 28.)
+
+The headline (version 3; issue 28): the prepotent response, reading the asked row (its
+flankers where they are an option, else the one option on the row), is right on every
+congruent and neutral item and wrong on every incongruent one, so with conditions in
+thirds a reader scored 2/3 (0.83 with the two letters of an incongruent row tied) and the
+headline mostly rewarded reading. Now conditions cycle by index in blocks of 2 x
+``options`` items: one congruent, then 2 x ``options`` - 2 incongruent, then one neutral
+(:func:`condition_of`), so the items that need no inhibition are 1/``options`` of the task
+and a reader's expected accuracy (the ``prepotent`` player's) is exactly chance;
+``acc_<condition>`` and the effects report each condition beside it. The shortcut audit
+pools congruent and incongruent cards into one cell (``audit_cells``: ``letter_flankers``),
+as a congruent card keys the flankers by design. Declared heuristic
+(:attr:`Flanker.heuristics`): ``flanker_reading``.
 
 Effects (accuracy versions of the reaction-time effects; Eriksen & Eriksen 1974,
 Eriksen 1995): ``flanker_effect`` = acc(congruent) - acc(incongruent);
@@ -37,20 +53,25 @@ Eriksen 1995): ``flanker_effect`` = acc(congruent) - acc(incongruent);
 flanker beyond that of any flanker); ``flanker_error_share`` = share of incongruent
 errors that name the flanker (also the middle of another row, so a misread row can name
 it too). Positive values mean the flankers captured the answer.
-A reader of the asked row's majority letter (the ``prepotent`` player) scores 1, 1 and
-1; chance is 1/``options``.
+A reader of the asked row (the ``prepotent`` player) scores 1, 1 and 1, and chance
+(1/``options``) on the headline.
 """
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, place_options
+from lm_eval_cog.probes.core import Probe, place_options
 
 #: Consonants only: vowels read as words ("A", "I") or digits ("O").
 LETTERS = "BCDFGHJKLMNPRSTVXZ"
@@ -77,14 +98,16 @@ class FlankerParams:
             raise ValueError(f"flanker parameter 'options' must be in 3..6, got {self.options}")
 
 
-def card_targets(rng: np.random.Generator, letters: list[str], asked: int, alphabetical: int) -> list[str]:
-    """The rows' targets in card order: ``letters`` shuffled, the one of alphabetical rank
-    ``alphabetical`` in row ``asked`` (so the key's rank among the sorted options is counterbalanced)."""
-    ranked = sorted(letters)
-    key = ranked[alphabetical]
-    rest = [c for c in letters if c != key]
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return rest[:asked] + [key] + rest[asked:]
+def condition_of(index: int, k: int) -> tuple[str, int]:
+    """The condition of item ``index`` with a response set of ``k`` letters and its rank within that
+    condition: blocks of 2k items, one congruent, 2k - 2 incongruent, one neutral (so the items a
+    reader gets right are 1/k of the task: see the module docstring)."""
+    block, slot = divmod(index, 2 * k)
+    if slot == 0:
+        return "congruent", block
+    if slot == 2 * k - 1:
+        return "neutral", block
+    return "incongruent", block * (2 * k - 2) + slot - 1
 
 
 def card_flankers(condition: str, targets: list[str], outsider: str, shift: int) -> list[str]:
@@ -97,6 +120,19 @@ def card_flankers(condition: str, targets: list[str], outsider: str, shift: int)
     return [outsider] * len(targets)
 
 
+_ASKED = re.compile(r"middle letter of row (\d+)\?")
+
+
+def flanker_reading_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Reading the flankers (Eriksen & Eriksen 1974): the majority letter of the asked row, not its
+    middle; ``None`` where that letter is no option (neutral flankers: reading gives no answer)."""
+    asked = _ASKED.search(stem)
+    row = asked and re.search(rf"^Row {asked.group(1)}: ([^\n]*)$", stem, re.MULTILINE)
+    if not row or not row.group(1).split():
+        return None
+    majority = Counter(row.group(1).split()).most_common(1)[0][0].casefold()
+    scores = [float(o.casefold() == majority) for o in options]
+    return scores if any(scores) else None
 
 
 class Flanker(Probe):
@@ -110,21 +146,26 @@ class Flanker(Probe):
         "interference": ("difference", False),
         "flanker_error_share": ("conditional_mean", False),
     }
-    version = 2.0
+    version = 3.0
+    # Congruent cards key the flankers by design: audited with the incongruent ones (see the docstring).
+    audit_cells: ClassVar[Mapping[str, str]] = {"congruent": "letter_flankers", "incongruent": "letter_flankers"}
+    heuristics = (
+        Heuristic("flanker_reading", "Eriksen & Eriksen 1974 (the flankers, the row's majority, are read)",
+                  flanker_reading_scores),
+    )
 
     def item(self, rng: np.random.Generator, params: FlankerParams, index: int) -> dict[str, Any]:
         k, f = params.options, params.flankers
-        condition = cycle(CONDITIONS, index)
-        # Counterbalanced within each condition by the digits of index // 3 (mixed radix).
-        j = index // len(CONDITIONS)
+        condition, j = condition_of(index, k)
+        # Counterbalanced within each condition by independent digits of j (mixed radix).
         key_at = j % k
         asked = (j // k) % k  # 0-based row asked about
-        alphabetical = (j + j // k) % k  # the key's rank among the sorted options: a Latin square on the two above
-        # One digit sets both the lure's option offset and the incongruent rows' shift: each is
-        # balanced, and the shift balances which letter a card names first and last.
-        lure_offset = shift = 1 + (j // (k * k)) % (k - 1)
+        # The letters, their order, the shift and the lure's offset drawn per item, apart: tied (version
+        # 2), the lure's option position told the shift and the key's alphabetical rank its position.
         drawn = [LETTERS[int(i)] for i in rng.permutation(len(LETTERS))[: k + 1]]
-        targets, outsider = card_targets(rng, drawn[:-1], asked, alphabetical), drawn[-1]
+        targets, outsider = drawn[:-1], drawn[-1]
+        shift = 1 + int(rng.integers(k - 1))
+        lure_offset = 1 + int(rng.integers(k - 1))
         flankers = card_flankers(condition, targets, outsider, shift)
         rows = [" ".join([side] * f + [middle] + [side] * f) for middle, side in zip(targets, flankers)]
         target, flanker = targets[asked], flankers[asked]

@@ -1,31 +1,40 @@
-"""Go/no-go in one prompt (Donders, 1868/1969; Wessel, 2018): copy each letter, "-" for X, Y, Z.
+"""Go/no-go in one prompt (Donders, 1868/1969; Wessel, 2018): copy each go letter, "-" for a no-go letter.
 
-Item: the rule ("copy each letter, but write - instead for the letters X, Y and Z"), a
-history of 16-24 earlier items shown with their correct responses (``7. K -> K``,
-``8. Z -> -``), 80% go as in the prepotency literature (Young et al., 2009; Wessel,
-2018), then ``Item 21 is R. What is the response to it? Options: -, R.`` The choices
-are the probed letter and "-" (the no-go symbol). Every no-go item of the history
-follows a run of go items (runs of random lengths); the run just before the probe has
-``run_length`` go items, ``short`` (1-2) or ``long`` (6-9), so that a long run of
-copying builds up the prepotent response.
+Item: the rule with the item's own letter sets ("Go letters: B, D, K, M, R, W." and
+"No-go letters: F, P, T.", in either order), a history of 16-24 earlier items shown with
+their correct responses (``7. K -> K``, ``8. P -> -``), 80% go as in the prepotency
+literature (Young et al., 2009; Wessel, 2018), then ``Item 21 is R. What is the response to
+it? Options: -, R.`` The choices are the probed letter and "-" (the no-go symbol). Every
+no-go item of the history follows a run of go items (runs of random lengths); the run just
+before the probe has ``run_length`` go items, ``short`` (1-2) or ``long`` (6-9), so that a
+long run of copying builds up the prepotent response.
+
+The letter sets are drawn per item (version 3; issue 28): :data:`GO_SET` go letters and
+:data:`NOGO_SET` no-go letters from :data:`LETTERS`, so every letter is a go letter in some
+items and a no-go letter in others, with the same probability of being probed in either
+condition. Version 2's no-go letters were X, Y and Z in every item: a classifier that saw
+only the option texts, trained on other seeds, scored 1.00 against 0.50 without reading
+the rule or the history. The rule names both sets, each probe letter once, after "-":
+so how often, how early and how late the item names an option tells nothing of its kind.
 
 The probed letter never occurs in the history: the history holds out one go letter and
 one no-go letter, and the probe is the held-out letter of its kind, so the answer is
 never shown for that stimulus and must come from the rule, not from copying an earlier
-line (a no-go probe X follows history no-go items Y and Z only). Held out in both
-conditions alike, so the history never tells a go probe from a no-go one.
+line. Held out in both conditions alike, so the history never tells a go probe from a
+no-go one.
 
 Conditions cycle by index as (go, short), (no-go, short), (go, long), (no-go, long):
 
 * ``go``: the probe is a go letter; the key is the letter itself;
-* ``nogo``: the probe is X, Y or Z; the key is "-", the lure is the letter (copying, a
+* ``nogo``: the probe is a no-go letter; the key is "-", the lure is the letter (copying, a
   commission).
 
 The key's option position is counterbalanced by index within each condition (the key
 comes first in half the items). Since the key is the letter in every go item and "-" in
 every no-go item by design, the shortcut audit pools the two conditions into one cell
 (``audit_cells``), where "always the letter" or "always -" (and so any rule that picks
-by wording, e.g. fewest words) scores 1/2.
+by wording, e.g. fewest words) scores 1/2. Declared heuristic (:attr:`GoNoGo.heuristics`):
+``prepotent_go``, copying every letter.
 
 The probed items are balanced 1:1 while each history keeps the 80/20 ratio: a
 document's prepotency comes from its own prompt (the model never sees the other
@@ -63,28 +72,25 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int, require_probability
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import NEITHER, SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
-#: The no-go letters: the last three of the alphabet, so the rule names them as one group.
-NOGO_LETTERS = "XYZ"
 NOGO_RESPONSE = "-"
-#: Go letters: capitals except the no-go letters, the letters easily taken for digits or each
-#: other (I, O, Q) and A (an English word: "Item 5 is A." reads as an article).
-GO_LETTERS = "BCDEFGHJKLMNPRSTUVW"
-#: The rule names "-" before the no-go letters (and no go letter at all), so "-" is the first option
-#: named in every item: the key in half of them.
-RULE = (
-    f"Go/no-go task. Rule: copy each letter, but write {NOGO_RESPONSE} instead for the letters "
-    f"{', '.join(NOGO_LETTERS[:-1])} and {NOGO_LETTERS[-1]}."
-)
+#: The letters an item's sets are drawn from: capitals except the letters easily taken for digits or
+#: each other (I, O, Q) and A (an English word: "Item 5 is A." reads as an article).
+LETTERS = "BCDEFGHJKLMNPRSTUVWXYZ"
+#: Letters per item in the go set and the no-go set (one of each is held out of the history for the probe).
+GO_SET = 6
+NOGO_SET = 3
+RULE = f"Go/no-go task. Rule: write {NOGO_RESPONSE} for a no-go letter and copy a go letter."
 CONDITIONS = ("go", "nogo")
 RUNS = ("short", "long")
 #: Symbols read as the no-go response: hyphen-minus, en dash, em dash, minus sign.
@@ -157,16 +163,23 @@ def _pick(rng: np.random.Generator, letters: str, *excluded: str) -> str:
     return pool[int(rng.integers(len(pool)))]
 
 
-def history_stimuli(rng: np.random.Generator, runs: list[int], final: int, go_out: str, nogo_out: str) -> list[str]:
-    """The history: each run of go items followed by a no-go item, then the final run; no letter
-    right after itself, and never the held-out letters ``go_out`` and ``nogo_out``."""
+def history_stimuli(rng: np.random.Generator, runs: list[int], final: int, go: str, nogo: str) -> list[str]:
+    """The history: each run of go items (letters of ``go``) followed by a no-go item (of ``nogo``),
+    then the final run; no letter right after itself."""
     stimuli: list[str] = []
     for go_items in [*runs, final]:
         for _ in range(go_items):
-            stimuli.append(_pick(rng, GO_LETTERS, go_out, stimuli[-1] if stimuli else ""))
-        stimuli.append(_pick(rng, NOGO_LETTERS, nogo_out))
+            stimuli.append(_pick(rng, go, stimuli[-1] if stimuli else ""))
+        stimuli.append(_pick(rng, nogo))
     stimuli.pop()  # the final run is followed by the probe, not by a history no-go
     return stimuli
+
+
+def copy_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Response prepotency (Donders 1868/1969; Wessel 2018): copy the letter, as the frequent go
+    items of the history do, whatever the rule says of it."""
+    scores = [float(o != NOGO_RESPONSE) for o in options]
+    return scores if 0 < sum(scores) < len(scores) else None
 
 
 class GoNoGo(Probe):
@@ -183,7 +196,11 @@ class GoNoGo(Probe):
     }
     # 600: the no-go half (300 probes) gives the commission rate a standard error <= 0.029.
     default_items = 600
-    version = 2.0
+    version = 3.0
+    heuristics = (
+        Heuristic("prepotent_go", "Donders 1868/1969; Wessel 2018 (the frequent go response is copied)",
+                  copy_scores),
+    )
     # The key is the letter in every go item and "-" in every no-go item: audited as one cell.
     audit_cells: ClassVar[Mapping[str, str]] = {c: "pooled" for c in CONDITIONS}
 
@@ -198,18 +215,23 @@ class GoNoGo(Probe):
         else:
             final = int(rng.integers(params.long_run_min, params.long_run_max + 1))
         runs = _run_lengths(rng, length - nogos - final, nogos)
-        go_out, nogo_out = _pick(rng, GO_LETTERS), _pick(rng, NOGO_LETTERS)
-        stimuli = history_stimuli(rng, runs, final, go_out, nogo_out)
+        drawn = [LETTERS[int(c)] for c in rng.permutation(len(LETTERS))[: GO_SET + NOGO_SET]]
+        go, nogo = drawn[:GO_SET], drawn[GO_SET:]
+        go_out, nogo_out = go[0], nogo[0]  # held out of the history: the probe is the one of its kind
+        stimuli = history_stimuli(rng, runs, final, "".join(go[1:]), "".join(nogo[1:]))
         letter = go_out if condition == "go" else nogo_out
         key = letter if condition == "go" else NOGO_RESPONSE
         other = NOGO_RESPONSE if condition == "go" else letter
         choices = [key, other] if key_first else [other, key]
         history = "\n".join(
-            f"{k}. {s} -> {NOGO_RESPONSE if s in NOGO_LETTERS else s}" for k, s in enumerate(stimuli, 1)
+            f"{k}. {s} -> {NOGO_RESPONSE if s in nogo else s}" for k, s in enumerate(stimuli, 1)
         )
+        sets = [f"Go letters: {', '.join(sorted(go))}.", f"No-go letters: {', '.join(sorted(nogo))}."]
+        if rng.integers(2):
+            sets.reverse()
         probe_number = length + 1
         prompt = (
-            f"{RULE}\nThe items so far, each with its correct response:\n{history}\n"
+            f"{RULE}\n{sets[0]}\n{sets[1]}\nThe items so far, each with its correct response:\n{history}\n"
             f"Item {probe_number} is {letter}. What is the response to it? Options: {', '.join(choices)}."
         )
         return {
@@ -223,6 +245,8 @@ class GoNoGo(Probe):
             "run_length": final,
             "history_length": length,
             "history_nogo": nogos,
+            "go_letters": "".join(sorted(go)),
+            "nogo_letters": "".join(sorted(nogo)),
         }
 
     def read(self, doc: Mapping[str, Any], answer: str) -> int | None:

@@ -31,8 +31,11 @@ one of the equivalent wordings of each, ``WORDINGS``, with their orders by lengt
 characters and in words alike), and each of the four is the key of one item of the group.
 So every option text is the key exactly a quarter of the times it is offered (no answer
 text recurs as the key more than as a foil), and within each group the key takes each
-place, each rank by length and each rank in alphabetical order once: the shortest, the
-longest, the first or last in sorted order is the key a quarter of the time. This needs
+rank by length and each rank in alphabetical order once: the shortest, the longest, the
+first or last in sorted order is the key a quarter of the time. The key's place among the
+options is drawn per item (version 3; issue 28): the plan is the same at every seed, and
+version 2's place set by the index put each option text at its key place at every seed,
+which a surface classifier trained on other seeds learned (0.44 vs 0.25). This needs
 salient keys, hence the (x, 2x, 3x) triples: a salient rule can be hidden, with another
 salient rule as the obvious one, only in a triple that shows two, and only (x, 2x, 3x)
 triples do; the ratio and odd rules fit none and are never offered, and "x, 2x, 3x" is
@@ -113,10 +116,10 @@ def plan(index: int, max_value: int = RuleInductionParams.max_value) -> Plan:
     yes / no alternate, the family changes every second item (so each family has both keys).
     choose_rule: items 4g..4g+3 (group g) offer the same four rules in the same words (the
     offers of :func:`offers` in a fixed stride; one of :func:`wordings` picked by a hash of g).
-    In item 4g + p the key is at place p and is the rule whose wording has length rank
-    (p + g) mod 4: each rule text of a group is its key once, each place, length rank and
-    alphabetical rank is the key's once per group, and every 4 groups (16 items) the (place,
-    length rank) pairs take all 16 values."""
+    In item 4g + p the key is the rule whose wording has length rank (p + g) mod 4: each rule
+    text of a group is its key once, each length rank and alphabetical rank is the key's once
+    per group. ``place`` is p, kept for reference: the item draws the key's place (see the
+    module docstring)."""
     condition = cycle(CONDITIONS, index)
     j = index // len(CONDITIONS)
     hidden = rules.HIDDEN
@@ -189,14 +192,16 @@ def wordings(offer: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     rules' orders by length in characters and in words are the same, with no ties, and no two
     wordings tie in alphabetical order."""
     texts = [[rules.words(s, v) for v in range(len(rules.WORDINGS[rules.split(s)[0]]))] for s in offer]
+    # Each text's length, word count and sort key once, not once per combination (generation time).
+    measured = [[(t, len(t), len(_WORD.findall(t)), natural_key(t)) for t in variants] for variants in texts]
     out = []
-    for combo in itertools.product(*texts):
-        chars = [len(t) for t in combo]
-        words = [len(_WORD.findall(t)) for t in combo]
-        if len(set(chars)) == len(set(words)) == len({natural_key(t) for t in combo}) == len(combo) and sorted(
+    for combo in itertools.product(*measured):
+        chars = [c for _, c, _, _ in combo]
+        words = [w for _, _, w, _ in combo]
+        if len(set(chars)) == len(set(words)) == len({k for _, _, _, k in combo}) == len(combo) and sorted(
             range(len(combo)), key=chars.__getitem__
         ) == sorted(range(len(combo)), key=words.__getitem__):
-            out.append(combo)
+            out.append(tuple(t for t, _, _, _ in combo))
     if not out:  # pragma: no cover - tests check every offer
         raise AssertionError(f"rule_induction: no wordings of {offer} rank alike by characters and words")
     return tuple(out)
@@ -209,8 +214,8 @@ def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
 
 def _find(rng: np.random.Generator, sources: list[str], top: int, want: Any, avoid: set[Triple]) -> Triple | None:
     """A triple satisfying ``want`` among positives of ``sources`` and random triples."""
-    pool = [rules.positive(rng, s, top) for s in sources for _ in range(_POOL)]
-    pool += [rules.random_triple(rng, top) for _ in range(_POOL)]
+    pool = [t for s in sources for t in rules.positives(rng, s, top, _POOL)]
+    pool += rules.random_triples(rng, top, _POOL)
     hits = [t for t in pool if t not in avoid and want(t)]
     return hits[int(rng.integers(len(hits)))] if hits else None
 
@@ -283,7 +288,11 @@ def _draw_choice(rng: np.random.Generator, params: RuleInductionParams, plan_: P
     hidden = plan_.hidden
     others = [s for s in plan_.offer if s != hidden]
     others = [others[int(k)] for k in rng.permutation(len(others))]
-    specs = others[: plan_.place] + [hidden] + others[plan_.place :]
+    # The key's place is drawn per item, not set by the index: the plan (offer, wording, key text) is
+    # the same at every seed, so a place fixed by the index paired each text with its key place at
+    # every seed, and a surface classifier trained on other seeds learned the pairs (0.44 vs 0.25).
+    place = int(rng.integers(OPTIONS))
+    specs = others[:place] + [hidden] + others[place:]
     texts = [plan_.texts[plan_.offer.index(s)] for s in specs]
     n_labels = int(rng.integers(params.min_labels, params.max_labels + 1))
     labelled = _labels(rng, params, hidden, others, start, None, n_labels)
@@ -358,7 +367,7 @@ class RuleInduction(Probe):
     Params = RuleInductionParams
     conditions = CONDITIONS
     lure_conditions = CONDITIONS
-    version = 2.0
+    version = 3.0
     effects: ClassVar[dict[str, tuple[str, bool]]] = {"obvious_rule_share": ("conditional_mean", False)}
 
     def item(self, rng: np.random.Generator, params: RuleInductionParams, index: int) -> dict[str, Any]:

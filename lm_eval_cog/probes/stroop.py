@@ -10,11 +10,11 @@ about one of them, with the card's colours as options::
     Word 4 reads "YELLOW" and is printed in red ink.
     What colour is the ink of word 2? Options: green, red, yellow, blue.
 
-Conditions cycle by index; a card is homogeneous, as Stroop's own cards were:
+Conditions, a card is homogeneous, as Stroop's own cards were:
 
 * ``congruent``: every word names its own ink;
 * ``incongruent``: every word names another colour of the card: word i names the ink of
-  word i + s (cyclically, s counterbalanced); the asked word's colour is the lure;
+  word i + s (cyclically, s drawn per item); the asked word's colour is the lure;
 * ``neutral``: every word names no colour (common nouns of similar length).
 
 Why a card and not one sentence: a text item must name the ink, so a one-word item
@@ -24,28 +24,50 @@ once an ink and (on colour-word cards) once a word, so each option is named equa
 often, and the asked word is each position of the card equally often, so whatever
 singles out a colour of the card alone (first or last named, its position, its length)
 is the key in 1/``colours`` of the items. Counterbalanced by index within each condition:
-the asked word's position (first, middle, last), the key's option position and its rank
-among the options in alphabetical order, the lure's option position (offset from the
-key), and the phrasing of the card (the ink named before or after the word).
+the asked word's position (first, middle, last), the key's option position and the
+phrasing of the card (the ink named before or after the word), as independent digits;
+drawn per item: the palette and its order on the card (so the key's alphabetical rank
+among the options), the shift s and the lure's option position. (Version 2 tied the key's
+alphabetical rank to its option position and the asked word by a Latin square, and the
+lure's offset to the shift: a classifier of option position, value rank and mention order
+learned the square across seeds, 0.51 vs 0.25 on congruent cards; issue 28.)
+
+The headline (version 3; issue 28): the prepotent response, reading (the word where it is
+a colour, else the one colour the asked entry names), is right on every congruent and
+neutral item and wrong on every incongruent one, so with conditions in thirds a reader
+scored 2/3 (0.83 with the word and ink of an incongruent entry tied) and the headline
+mostly rewarded reading. Now conditions cycle by index in blocks of 2 x ``colours``
+items: one congruent, then 2 x ``colours`` - 2 incongruent, then one neutral
+(:func:`condition_of`), so the items that need no inhibition are 1/``colours`` of the
+task and a reader's expected accuracy (the ``prepotent`` player's) is exactly chance;
+``acc_<condition>`` and the effects report each condition beside it. The shortcut audit
+pools congruent and incongruent cards into one cell (``audit_cells``: ``colour_words``),
+where word reading is right in 1/(2 x ``colours`` - 1) of the items, as a congruent card
+keys the word by design. Declared heuristic (:attr:`Stroop.heuristics`): ``word_reading``.
 
 Effects (accuracy versions of the reaction-time effects, MacLeod 1991):
 ``interference`` = acc(neutral) - acc(incongruent), ``facilitation`` =
 acc(congruent) - acc(neutral), ``congruency_effect`` = acc(congruent) -
 acc(incongruent), ``word_error_share`` = share of incongruent errors that name the
 word (that colour is also the ink of another word of the card, so a misread position
-can name it too). A word reader (the ``prepotent`` player) scores 1, 0, 1 and 1.
+can name it too). A word reader (the ``prepotent`` player) scores 1, 0, 1 and 1, and chance
+(1/``colours``) on the headline.
 """
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, place_options
+from lm_eval_cog.probes.core import Probe, place_options
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink")
 #: Neutral words: concrete nouns of 3-6 letters that name no colour.
@@ -69,13 +91,22 @@ class StroopParams:
             raise ValueError(f"stroop parameter 'colours' must be in 2..{len(COLOURS)}, got {self.colours}")
 
 
-def card_inks(rng: np.random.Generator, k: int, asked: int, alphabetical: int) -> list[str]:
-    """The inks of a card in order: ``k`` colours at random, the one of alphabetical rank
-    ``alphabetical`` at the asked position (so the key's rank among the sorted options is counterbalanced)."""
-    palette = [COLOURS[int(c)] for c in rng.permutation(len(COLOURS))[:k]]
-    key = sorted(palette)[alphabetical]
-    rest = [c for c in palette if c != key]
-    return rest[:asked] + [key] + rest[asked:]
+def card_inks(rng: np.random.Generator, k: int) -> list[str]:
+    """The inks of a card in order: ``k`` colours of the palette, drawn and ordered at random (so the
+    key's alphabetical rank among the options is uniform, tied to nothing else)."""
+    return [COLOURS[int(c)] for c in rng.permutation(len(COLOURS))[:k]]
+
+
+def condition_of(index: int, k: int) -> tuple[str, int]:
+    """The condition of item ``index`` on a card of ``k`` colours and its rank within that condition:
+    blocks of 2k items, one congruent, 2k - 2 incongruent, one neutral (so the items a reader gets
+    right are 1/k of the task: see the module docstring)."""
+    block, slot = divmod(index, 2 * k)
+    if slot == 0:
+        return "congruent", block
+    if slot == 2 * k - 1:
+        return "neutral", block
+    return "incongruent", block * (2 * k - 2) + slot - 1
 
 
 def card_words(rng: np.random.Generator, condition: str, inks: list[str], shift: int) -> list[str]:
@@ -94,6 +125,19 @@ def _entry(number: int, word: str, ink: str, phrasing: str) -> str:
     return f'Word {number} is printed in {ink} ink and reads "{word}".'
 
 
+_ASKED = re.compile(r"ink of word (\d+)\?")
+
+
+def word_reading_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Word reading (Stroop 1935; MacLeod 1991): the option the asked word reads, not its ink; ``None``
+    where the word names no option (a neutral word: reading gives no colour)."""
+    asked = _ASKED.search(stem)
+    entry = asked and re.search(rf'^Word {asked.group(1)} [^\n]*?reads "([^"\n]*)"', stem, re.MULTILINE)
+    if not entry:
+        return None
+    word = entry.group(1).casefold()
+    scores = [float(o.casefold() == word) for o in options]
+    return scores if any(scores) else None
 
 
 class Stroop(Probe):
@@ -108,22 +152,25 @@ class Stroop(Probe):
         "congruency_effect": ("difference", False),
         "word_error_share": ("conditional_mean", False),
     }
-    version = 2.0
+    version = 3.0
+    # Congruent cards key the word by design: audited with the incongruent ones (see the docstring).
+    audit_cells: ClassVar[Mapping[str, str]] = {"congruent": "colour_words", "incongruent": "colour_words"}
+    heuristics = (
+        Heuristic("word_reading", "Stroop 1935; MacLeod 1991 (the word is read, not its ink named)",
+                  word_reading_scores),
+    )
 
     def item(self, rng: np.random.Generator, params: StroopParams, index: int) -> dict[str, Any]:
         k = params.colours
-        condition = cycle(CONDITIONS, index)
-        # Counterbalanced within each condition by the digits of index // 3 (mixed radix).
-        j = index // len(CONDITIONS)
+        condition, j = condition_of(index, k)
+        # Counterbalanced within each condition by independent digits of j (mixed radix).
         key_at = j % k
         asked = (j // k) % k  # 0-based position of the asked word on the card
-        alphabetical = (j + j // k) % k  # the key's rank among the sorted options: a Latin square on the two above
-        # One digit sets both the lure's option offset and the incongruent words' shift: each is
-        # balanced, and the shift balances which colour a card names first and last.
-        lure_offset = shift = 1 + (j // (k * k)) % (k - 1)
-        # Crossed with the asked position: every asked position under each phrasing and shift.
-        phrasing = PHRASINGS[(key_at + j // (k * k)) % 2]
-        inks = card_inks(rng, k, asked, alphabetical)
+        phrasing = PHRASINGS[(j // (k * k)) % 2]
+        inks = card_inks(rng, k)
+        # The shift and the lure's offset drawn apart: tied, the lure's option position told the shift.
+        shift = 1 + int(rng.integers(k - 1))
+        lure_offset = 1 + int(rng.integers(k - 1))
         words = card_words(rng, condition, inks, shift)
         ink, word = inks[asked], words[asked]
         lure = word.lower() if condition == "incongruent" else None

@@ -4,7 +4,8 @@ Item: ``Sequence: 13 K 14 L 15 M 16 ?`` -- "Which element comes next?" with four
 The instructions (the same in both parts) say that a sequence counts one step at a
 time, up or down, through numbers only, through letters only, or alternating between
 a number and a letter with each series counting on its own, which makes the key
-unique. Conditions (cycle by index):
+unique. Conditions (in blocks of four by index: one part-A item, then three part-B items;
+:func:`condition_of`):
 
 * ``part_a``: one series (TMT part A): ``14 15 16 17 18 ?`` or, on every other part-A
   item, letters ``F G H I ?``, so that the answer is a number in half of the items
@@ -14,17 +15,23 @@ unique. Conditions (cycle by index):
   read off the other as in 1-A 2-B); ends on a number or on a letter, in turn.
 
 Every other pair of items counts down (``41 W 40 V 39 ?``): counting up, the key is
-the lower of the two options of its kind, counting down the higher. Numbers have two
+the higher of the two options of its kind, counting down the lower. Numbers have two
 digits (10..99) and option letters run D..Z, so options of one kind have one length
 and the instructions' examples (1 2 3, A B C) name none of them.
 
-Options: two of each kind, none of them shown in the sequence: the key and the *skip*
-element (its series two steps on); the *single-series continuation* (part B: the next
-element of the series the shown sequence ended on, ignoring the alternation, e.g.
-"E" after ``... 14 D``; the lure) and the skip element of that series. Part A has no
-second series: its other-kind pair comes in the same way from a series of that kind
-that is not shown. Numbers sort before letters, so the key's value rank among the
-four options is uniform over the items; its position cycles by index (chance 1/4).
+Options: two of each kind, none of them shown in the sequence: the key and the *reversal*
+element (its series one step before its first shown element: counting on the wrong way);
+the *single-series continuation* (part B: the next element of the series the shown
+sequence ended on, ignoring the alternation, e.g. "E" after ``... 14 D``; the lure) and
+the reversal element of that series. Part A has no second series: its other-kind pair
+comes in the same way from a series of that kind, as long, that is not shown. Each pair
+is thus the two ends of its series' range extended by one, and the range is drawn
+whatever the direction (version 3; issue 28): version 2's foil was the element two steps
+on, and as a long letter series fits in D..Z only near its end, the place of a letter
+pair in the alphabet told the direction (in 74% of part-A letter items), hence which of
+the two was the key: a classifier of surface features scored 0.32 vs 0.25 on part A.
+Numbers sort before letters, so the key's value rank among the four options is uniform
+over the items; its position cycles by index (chance 1/4).
 
 Effects (Reitan, 1958; Sanchez-Cubillo et al., 2009, the B - A difference as the
 switching measure):
@@ -34,7 +41,12 @@ switching measure):
   random errors).
 
 A player that continues the single series (the ``prepotent`` player) scores
-switching_cost 1 and lure_share 1.
+switching_cost 1 and lure_share 1. Continuing the series the sequence ended on is the task
+in part A and the lure in part B, so with the parts half and half that player scored 0.50
+on the headline against a chance of 0.25 (version 2); with part A a quarter of the items
+(version 3; issue 28) it scores exactly chance, and ``acc_part_a``, ``acc_part_b`` and the
+switching cost report each part beside it. Declared heuristic (:attr:`TrailMaking.heuristics`):
+``single_series`` (part B: in part A it is the task).
 """
 
 from __future__ import annotations
@@ -49,6 +61,7 @@ import numpy as np
 from lm_eval_cog.answers import MAX_DIGITS
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
 
 CONDITIONS = ("part_a", "part_b")
@@ -96,22 +109,45 @@ def element(kind: str, value: int) -> str:
 
 
 def draw_series(rng: np.random.Generator, kind: str, count: int, step: int) -> list[int]:
-    """``count`` values of a series of ``kind`` counting by ``step``, uniform over the series whose
-    next two values (its options) stay inside the kind's option values."""
+    """``count`` values of a series of ``kind`` counting by ``step``, in shown order: its range is
+    uniform over the ranges whose two neighbours (the options) are option values, drawn before and
+    apart from the direction (so where the options lie tells nothing of it)."""
     low, high = NUMBERS if kind == "number" else OPTION_LETTERS
-    if kind == "letter" and step == 1:
-        low = max(1, low - count)  # counting up, the series may show A, B, C: its options come after it
-    if step == 1:
-        first = int(rng.integers(low, high - count))  # the last value + 2 <= high
-    else:
-        first = int(rng.integers(low + count + 1, high + 1))  # the last value - 2 >= low
-    return [first + step * t for t in range(count)]
+    first = int(rng.integers(low + 1, high - count + 1))  # first - 1 >= low, first + count <= high
+    values = [first + t for t in range(count)]
+    return values if step == 1 else values[::-1]
 
 
 def pair(kind: str, values: list[int], step: int) -> tuple[str, str]:
-    """(the series' next element, the one after it): two options of one kind; a reader who skips
-    an element gives the second."""
-    return element(kind, values[-1] + step), element(kind, values[-1] + 2 * step)
+    """(the series' next element, the element before its first): two options of one kind; a reader
+    who counts the wrong way from the start gives the second."""
+    return element(kind, values[-1] + step), element(kind, values[0] - step)
+
+
+def condition_of(index: int) -> tuple[str, int]:
+    """The part of item ``index`` and its rank within that part: blocks of four, one part-A item then
+    three part-B items (so the prepotent single-series continuation is the key in a quarter of them)."""
+    block, slot = divmod(index, 4)
+    return ("part_a", block) if slot == 0 else ("part_b", 3 * block + slot - 1)
+
+
+_SEQUENCE = re.compile(r"Sequence: ([^\n?]*)\?")
+
+
+def single_series_scores(stem: str, options: list[str] | tuple[str, ...]) -> list[float] | None:
+    """Perseveration on one series (Reitan 1958; Kortte, Horner & Windham 2002): the next element of
+    the series the sequence ended on, ignoring the alternation."""
+    shown = _SEQUENCE.search(stem)
+    tokens = shown.group(1).split() if shown else []
+    same = [t for t in tokens if t.isdigit() == tokens[-1].isdigit()] if tokens else []
+    if len(same) < 2:
+        return None
+    value = (lambda t: int(t)) if same[-1].isdigit() else (lambda t: LETTERS.index(t) + 1)
+    step = value(same[-1]) - value(same[-2])
+    nxt = value(same[-1]) + step
+    text = str(nxt) if same[-1].isdigit() else (LETTERS[nxt - 1] if 1 <= nxt <= len(LETTERS) else "")
+    scores = [float(o == text) for o in options]
+    return scores if any(scores) else None
 
 
 class TrailMaking(Probe):
@@ -119,7 +155,11 @@ class TrailMaking(Probe):
     ability = "flexibility"
     Params = TrailMakingParams
     conditions = CONDITIONS
-    version = 2.0
+    version = 3.0
+    heuristics = (
+        Heuristic("single_series", "Reitan 1958; Kortte, Horner & Windham 2002 (perseveration on one series)",
+                  single_series_scores, ("part_b",)),
+    )
     lure_conditions = ("part_b",)
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "switching_cost": ("difference", False),
@@ -127,12 +167,12 @@ class TrailMaking(Probe):
     }
 
     def item(self, rng: np.random.Generator, params: TrailMakingParams, index: int) -> dict[str, Any]:
-        condition = cycle(CONDITIONS, index)
-        # Crossed by index within each part: the key's kind, whether the key is the lower or the
-        # higher of its kind (with the kind: its value rank), then its position among the options.
-        answer_kind = cycle(KINDS, index // 2)
-        step = cycle(STEPS, index // 4)
-        position = (index // 8) % OPTIONS
+        condition, j = condition_of(index)
+        # Crossed by j within each part: the key's kind, whether the key is the lower or the higher
+        # of its kind (with the kind: its value rank), then its position among the options.
+        answer_kind = cycle(KINDS, j)
+        step = cycle(STEPS, j // 2)
+        position = (j // 4) % OPTIONS
         other_kind = KINDS[1 - KINDS.index(answer_kind)]
         lengths = range(params.min_length, params.max_length + 1)
         if condition == "part_b":
@@ -142,8 +182,8 @@ class TrailMaking(Probe):
         if condition == "part_a":
             series = {answer_kind: draw_series(rng, answer_kind, length, step)}
             shown = [element(answer_kind, v) for v in series[answer_kind]]
-            # The other kind's options come from a series that is not shown (as long as a part-B one).
-            series[other_kind] = draw_series(rng, other_kind, int(rng.integers(3, MAX_LENGTH // 2 + 1)), step)
+            # The other kind's options come from a series that is not shown, as long as the one shown.
+            series[other_kind] = draw_series(rng, other_kind, length, step)
         else:
             series = {kind: draw_series(rng, kind, (length + (kind == "number")) // 2, step) for kind in KINDS}
             shown = [element(KINDS[t % 2], series[KINDS[t % 2]][t // 2]) for t in range(length)]
