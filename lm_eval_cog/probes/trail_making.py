@@ -166,6 +166,11 @@ class TrailMaking(Probe):
         "lure_share": ("conditional_mean", False),
     }
 
+    def identity(self, doc: dict[str, Any]) -> Any:
+        """The question without its options: a seed never asks for the same sequence's next element
+        twice, even with other options (part A's short series repeated a few times in 300 items)."""
+        return doc["prompt"].split(" Options: ", 1)[0]
+
     def item(self, rng: np.random.Generator, params: TrailMakingParams, index: int) -> dict[str, Any]:
         condition, j = condition_of(index)
         # Crossed by j within each part: the key's kind, whether the key is the lower or the higher
