@@ -35,6 +35,8 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('gonogo', 'all', 'detector:options_only'),  # 1.000 vs 0.500
     ('gonogo', 'all', 'detector:surface'),  # 1.000 vs 0.500
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
+    ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.383 vs 0.249
+    ('hanoi', 'all', 'heuristic:goal_position'),  # 0.517 vs 0.249
     ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
     ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
     ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
@@ -46,6 +48,8 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('stroop', 'congruent', 'detector:surface'),  # 0.510 vs 0.250
     ('stroop', 'neutral', 'detector:surface'),  # 0.499 vs 0.250
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
+    ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.372 vs 0.249
+    ('tower_london', 'all', 'heuristic:goal_position'),  # 0.508 vs 0.249
     ('trail_making', 'part_a', 'detector:surface'),  # 0.318 vs 0.250
 )
 

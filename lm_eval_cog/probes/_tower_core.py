@@ -54,6 +54,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.paradigms.probe_base import Heuristic
+from lm_eval_cog.probes._tower_heuristics import (
+    fewest_pieces_scores,
+    goal_peg_scores,
+    goal_position_scores,
+    misplaced_count_scores,
+)
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
 from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
@@ -502,6 +509,18 @@ class TowerProbe(Probe):
         "excess_moves": ("conditional_mean", False),
         "greedy_error_share": ("conditional_mean", False),
     }
+
+    #: The cheap strategies of the tower literature, played from the prompt (:mod:`._tower_heuristics`).
+    heuristics = (
+        Heuristic("goal_peg", "Kotovsky, Hayes & Simon 1985 (hill climbing: move each piece straight to its goal peg)",
+                  goal_peg_scores),
+        Heuristic("goal_position", "Goel & Grafman 1995; Ward & Allport 1997 (the goal-directed move into the goal "
+                  "position)", goal_position_scores),
+        Heuristic("misplaced_count", "Newell & Simon 1972 (the difference count: pieces out of place as the distance)",
+                  misplaced_count_scores),
+        Heuristic("fewest_pieces", "Kotovsky, Hayes & Simon 1985 (the plan that moves the fewest pieces looks simplest)",
+                  fewest_pieces_scores),
+    )
 
     # -- subclass hooks ---------------------------------------------------------------
     def puzzle_for(self, params: Any, rng: np.random.Generator) -> Puzzle:
