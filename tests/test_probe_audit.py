@@ -30,6 +30,8 @@ TRAIN_ITEMS = 200  # per training seed
 #: (probe, cell, strategy) flagged on the generators before issue 28's redesign (branch i28a).
 KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
+    ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.383 vs 0.249
+    ('hanoi', 'all', 'heuristic:goal_position'),  # 0.517 vs 0.249
     ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
     ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
     ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
@@ -45,6 +47,8 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('span', 'sorted', 'majority_text'),  # 0.535 vs 0.333
     ('span', 'sorted', 'value_rank_0'),  # 1.000 vs 0.333
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
+    ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.372 vs 0.249
+    ('tower_london', 'all', 'heuristic:goal_position'),  # 0.508 vs 0.249
 )
 
 

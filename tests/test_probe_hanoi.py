@@ -9,6 +9,7 @@ import re
 
 import pytest
 from tower_bfs import check_balance, check_items, other_optimal_plan
+from tower_strategies import accuracy_by_question
 
 from lm_eval_cog.probes.core import NO_ANSWER, get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -256,3 +257,72 @@ def test_the_independent_checker_catches_a_wrong_key():
         bad = {**docs[i], "gold": (docs[i]["gold"] + 1) % len(docs[i]["choices"])}
         with pytest.raises(AssertionError):
             check_items([bad], may_put, parse_move, misread_may_put)
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in HANOI.heuristics}
+HEAD = "Tower of Hanoi with three pegs A, B, C and 3 discs numbered 1 (smallest) to 3 (largest). " + RULES
+
+
+def _stem(start: str, goal: str, question: str = "What is the first move of a shortest plan?") -> str:
+    return HEAD + f"Start state:\n{start}\nGoal state:\n{goal}\n{question}\nAnswer:"
+
+
+START = "  A: 3, 2\n  B: 1\n  C: (empty)"
+GOAL = "  A: 3\n  B: (empty)\n  C: 2, 1"  # discs 2 and 1 out of place, both bound for C
+
+
+def test_goal_peg_scores_the_moves_that_take_a_disc_to_its_goal_peg():
+    moves = ["disc 1 from B to C", "disc 1 from B to A", "disc 2 from A to C"]
+    # Disc 1 and disc 2 both end on C: the first and the last move go there, whatever the height.
+    assert HEURISTICS["goal_peg"].scores(_stem(START, GOAL), moves) == [1.0, 0.0, 1.0]
+    # A plan scores the share of its moves that do (the second plan's first move is not even legal).
+    plans = ["disc 1 from B to C, disc 2 from A to B", "disc 1 from A to C, disc 2 from A to C"]
+    assert HEURISTICS["goal_peg"].scores(_stem(START, GOAL), plans) == [0.5, 1.0]
+
+
+def test_goal_position_scores_the_moves_that_put_a_disc_straight_into_its_goal_position():
+    moves = ["disc 1 from B to C", "disc 1 from B to A", "disc 2 from A to C"]
+    # Disc 2's goal is the bottom of C (it gets there); disc 1 belongs on top of disc 2, not at C's bottom.
+    assert HEURISTICS["goal_position"].scores(_stem(START, GOAL), moves) == [0.0, 0.0, 1.0]
+    # On the states the plan reaches: 2 then 1 onto C both land in place; disc 1 first lands too low;
+    # a plan whose first move names a disc that is not on top stops there (no move counts).
+    plans = ["disc 2 from A to C, disc 1 from B to C", "disc 1 from B to C, disc 2 from A to B",
+             "disc 1 from A to C, disc 2 from A to C"]
+    assert HEURISTICS["goal_position"].scores(_stem(START, GOAL), plans) == [1.0, 0.0, 0.0]
+
+
+def test_misplaced_count_picks_the_number_of_discs_out_of_place():
+    stem = _stem(START, GOAL, COUNT_Q)
+    assert HEURISTICS["misplaced_count"].scores(stem, NUMBERS) == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # "2"
+    assert HEURISTICS["goal_peg"].scores(stem, NUMBERS) is None  # the move heuristics skip counts
+
+
+def test_fewest_pieces_prefers_the_plan_moving_fewer_different_discs():
+    plans = ["disc 1 from B to C, disc 1 from C to A", "disc 1 from B to C, disc 2 from A to B"]
+    assert HEURISTICS["fewest_pieces"].scores(_stem(START, GOAL), plans) == [-1.0, -2.0]
+    assert HEURISTICS["fewest_pieces"].scores(_stem(START, GOAL), ["disc 1 from B to C", "disc 1 from B to A"]) is None
+    assert HEURISTICS["misplaced_count"].scores(_stem(START, GOAL), plans) is None
+
+
+def test_heuristics_give_no_basis_on_an_unreadable_item():
+    for heuristic in HANOI.heuristics:
+        assert heuristic.scores("no states here", ["disc 1 from A to B", "disc 2 from A to C"]) is None
+        assert heuristic.scores(_stem(START, GOAL), ["move the small one", "disc 2 from A to C"]) is None
+
+
+@pytest.mark.xfail(strict=True, reason="issue 28: hanoi greedy row not yet fixed (goal_peg 0.54 plan, 0.38 next at seed 11, v2)")
+def test_moving_each_disc_straight_to_its_goal_peg_is_at_chance_on_plans_and_next_moves():
+    # Issue 28: "move each disc straight to its goal peg" scored 0.53 (plan) / 0.45 (next) vs 0.25 / 0.33.
+    accuracy = accuracy_by_question(_docs(11, 360), HEURISTICS["goal_peg"])
+    for question in ("plan", "next"):
+        acc, chance = accuracy[question]
+        assert acc <= chance + 0.05, (question, acc, chance)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 28: on v2 seeds 0 and 11 share 8 identical items; seed 11 repeats a stem")
+def test_two_seeds_share_under_one_percent_of_items_and_stems_are_distinct():
+    # Seeds 0 and 11: the module's cached items (an item depends on its seed and index only).
+    first, second = ({HANOI.identity(d) for d in _docs(seed, 360)[:300]} for seed in (0, 11))
+    assert len({d["prompt"] for d in _docs(11, 360)[:300]}) == 300
+    assert len(first & second) < 3

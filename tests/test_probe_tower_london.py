@@ -8,6 +8,7 @@ import re
 
 import pytest
 from tower_bfs import check_balance, check_items, other_optimal_plan
+from tower_strategies import accuracy_by_question
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -165,3 +166,48 @@ def test_myopic_player_shows_a_depth_cost():
 def test_parameters_are_checked_by_name():
     with pytest.raises(ValueError, match="'balls'"):
         LONDON.make_params({"balls": 4})
+
+
+# -- the declared heuristics and the cheap strategies of issue 28 -----------------------
+HEURISTICS = {h.name: h for h in LONDON.heuristics}
+START = "  peg 1: black, green\n  peg 2: white\n  peg 3: (empty)"
+GOAL = "  peg 1: black\n  peg 2: white, green\n  peg 3: (empty)"  # green out of place, bound for peg 2
+
+
+def _stem(question: str = "What is the first move of a shortest plan?") -> str:
+    return HEAD + f"Start state:\n{START}\nGoal state:\n{GOAL}\n{question}\nAnswer:"
+
+
+def test_greedy_heuristics_pick_the_ball_moved_into_its_goal_position():
+    moves = ["green ball from peg 1 to peg 3", "green ball from peg 1 to peg 2", "white ball from peg 2 to peg 3"]
+    assert HEURISTICS["goal_peg"].scores(_stem(), moves) == [0.0, 1.0, 0.0]
+    assert HEURISTICS["goal_position"].scores(_stem(), moves) == [0.0, 1.0, 0.0]
+    # White leaves its goal position and green lands at peg 2's bottom: its goal peg, not its position.
+    plan = ["white ball from peg 2 to peg 3, green ball from peg 1 to peg 2"]
+    assert HEURISTICS["goal_peg"].scores(_stem(), plan) == [0.5]
+    assert HEURISTICS["goal_position"].scores(_stem(), plan) == [0.0]
+
+
+def test_misplaced_count_and_fewest_pieces_on_a_hand_built_item():
+    numbers = [str(k) for k in range(2, 8)]
+    # Only green is out of place: "1" is not offered, so no option scores.
+    assert HEURISTICS["misplaced_count"].scores(_stem(COUNT_Q), numbers) == [0.0] * 6
+    plans = ["white ball from peg 2 to peg 3, green ball from peg 1 to peg 2",
+             "green ball from peg 1 to peg 3, green ball from peg 3 to peg 2"]
+    assert HEURISTICS["fewest_pieces"].scores(_stem(), plans) == [-2.0, -1.0]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 28: tower_london greedy row not yet fixed (goal_peg 0.59 on plans, seed 21, v2)")
+def test_moving_each_ball_straight_to_its_goal_peg_is_at_chance_on_plans_and_next_moves():
+    accuracy = accuracy_by_question(_docs(21, 360), HEURISTICS["goal_peg"])
+    for question in ("plan", "next"):
+        acc, chance = accuracy[question]
+        assert acc <= chance + 0.05, (question, acc, chance)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 28: on v2 seeds 0 and 21 share 24 identical items, seed 21 has 285 stems in 300 (36 states)")
+def test_two_seeds_share_under_one_percent_of_items_and_stems_are_distinct():
+    # Seeds 0 and 21: the module's cached items (an item depends on its seed and index only).
+    first, second = ({LONDON.identity(d) for d in _docs(seed, 360)[:300]} for seed in (0, 21))
+    assert len({d["prompt"] for d in _docs(21, 360)[:300]}) == 300
+    assert len(first & second) < 3

@@ -45,7 +45,9 @@ drawing problems and foils until they fit.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -54,6 +56,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.paradigms.probe_base import Heuristic
+from lm_eval_cog.probes._tower_heuristics import (
+    fewest_pieces_scores,
+    goal_peg_scores,
+    goal_position_scores,
+    misplaced_count_scores,
+)
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
 from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
@@ -119,9 +128,14 @@ class Puzzle:
         """Every legal move, in a fixed order (source peg, then target peg)."""
         out = []
         for src, peg in enumerate(state):
-            for dst in range(len(state)):
-                if peg and self.legal(state, (peg[-1], src, dst)):
-                    out.append((peg[-1], src, dst))
+            if not peg:
+                continue
+            piece = peg[-1]
+            for dst, target in enumerate(state):  # :meth:`legal`, inlined: generation's inner loop
+                if dst != src and len(target) < self.capacities[dst] and not (
+                    self.ordered and target and target[-1] < piece
+                ):
+                    out.append((piece, src, dst))
         return out
 
     def move_text(self, move: Move) -> str:
@@ -158,10 +172,9 @@ class Puzzle:
 
 def apply(state: State, move: Move) -> State:
     piece, src, dst = move
-    pegs = [list(p) for p in state]
-    pegs[src].pop()
-    pegs[dst].append(piece)
-    return tuple(tuple(p) for p in pegs)
+    pegs = list(state)
+    pegs[src], pegs[dst] = state[src][:-1], state[dst] + (piece,)
+    return tuple(pegs)
 
 
 def simulate(puzzle: Puzzle, state: State, plan: Sequence[Move]) -> State | None:
@@ -194,7 +207,31 @@ def neighbours(puzzle: Puzzle, state: State) -> list[State]:
 _DISTANCES: dict[tuple, dict[State, int]] = {}
 #: Only maps of at most this many states are kept (every one of the legal puzzles; a misread
 #: 5-disc Hanoi has 2,520 states and is recomputed).
-_CACHED_STATES = 500
+_CACHED_STATES = 800
+
+
+#: The move graph of each puzzle's state space, by (rules, pieces): its states, their indices and
+#: each state's neighbours (indices, in :func:`neighbours` order). Built once; every BFS of that
+#: puzzle then walks integer lists instead of building states.
+_GRAPHS: dict[tuple, tuple[list[State], dict[State, int], list[list[int]]]] = {}
+
+
+def _graph(puzzle: Puzzle, state: State) -> tuple[list[State], dict[State, int], list[list[int]]]:
+    """The move graph of the states reachable from ``state`` (all states with its pieces: moves are
+    reversible)."""
+    key = (puzzle.capacities, puzzle.ordered, tuple(sorted(p for peg in state for p in peg)))
+    if key not in _GRAPHS:
+        states, index, adjacency = [state], {state: 0}, []
+        for here in states:  # grows while walked: a BFS
+            row = []
+            for nxt in neighbours(puzzle, here):
+                if nxt not in index:
+                    index[nxt] = len(states)
+                    states.append(nxt)
+                row.append(index[nxt])
+            adjacency.append(row)
+        _GRAPHS[key] = (states, index, adjacency)
+    return _GRAPHS[key]
 
 
 def distances(puzzle: Puzzle, goal: State, limit: int | None = None) -> dict[State, int]:
@@ -204,17 +241,23 @@ def distances(puzzle: Puzzle, goal: State, limit: int | None = None) -> dict[Sta
     key = (puzzle.capacities, puzzle.ordered, goal)
     if key in _DISTANCES:
         return _DISTANCES[key]
-    dist = {goal: 0}
-    queue = deque([goal])
+    states, index, adjacency = _graph(puzzle, goal)
+    start = index[goal]
+    depth = [-1] * len(states)
+    depth[start] = 0
+    order = [start]
+    queue = deque(order)
     while queue:
-        state = queue.popleft()
-        step = dist[state] + 1
+        here = queue.popleft()
+        step = depth[here] + 1
         if limit is not None and step > limit:
             break
-        for nxt in neighbours(puzzle, state):
-            if nxt not in dist:
-                dist[nxt] = step
+        for nxt in adjacency[here]:
+            if depth[nxt] < 0:
+                depth[nxt] = step
                 queue.append(nxt)
+                order.append(nxt)
+    dist = {states[i]: depth[i] for i in order}
     if limit is None and len(dist) <= _CACHED_STATES:
         _DISTANCES[key] = dist
     return dist
@@ -242,6 +285,15 @@ def goal_directed(puzzle: Puzzle, state: State, goal: State) -> list[Move]:
 
 
 _STARTS: dict[tuple, list[State]] = {}
+_ALL: dict[tuple, list[State]] = {}
+
+
+def all_states(puzzle: Puzzle, home: State) -> list[State]:
+    """Every state reachable from ``home``, sorted (kept for reuse: drawn from at every item)."""
+    key = (puzzle.capacities, puzzle.ordered, home)
+    if key not in _ALL:
+        _ALL[key] = sorted(distances(puzzle, home))
+    return _ALL[key]
 
 
 def starts(puzzle: Puzzle, goal: State, depth: int, unique_first: bool) -> list[State]:
@@ -277,18 +329,20 @@ def text_order(text: str) -> tuple:
 
 
 
+@functools.lru_cache(maxsize=1 << 16)  # an item weighs the same options in many candidate sets
 def word_similarity(a: str, b: str) -> float:
     """Jaccard similarity of the two texts' sets of words."""
     x, y = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
     return len(x & y) / len(x | y) if x | y else 1.0
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def char_similarity(a: str, b: str) -> float:
     """:func:`edit_similarity` of two texts; for texts of one length (the plans of an item) the
     Hamming share, which bounds it and costs far less."""
     if len(a) != len(b):
         return edit_similarity(a, b)
-    return 1.0 - sum(x != y for x, y in zip(a, b)) / max(len(a), 1)
+    return 1.0 - sum(map(operator.ne, a, b)) / max(len(a), 1)
 
 
 def typicality_credits(options: Sequence[str], similarity: Callable[[str, str], float]) -> tuple[float, float]:
@@ -503,6 +557,18 @@ class TowerProbe(Probe):
         "greedy_error_share": ("conditional_mean", False),
     }
 
+    #: The cheap strategies of the tower literature, played from the prompt (:mod:`._tower_heuristics`).
+    heuristics = (
+        Heuristic("goal_peg", "Kotovsky, Hayes & Simon 1985 (hill climbing: move each piece straight to its goal peg)",
+                  goal_peg_scores),
+        Heuristic("goal_position", "Goel & Grafman 1995; Ward & Allport 1997 (the goal-directed move into the goal "
+                  "position)", goal_position_scores),
+        Heuristic("misplaced_count", "Newell & Simon 1972 (the difference count: pieces out of place as the distance)",
+                  misplaced_count_scores),
+        Heuristic("fewest_pieces", "Kotovsky, Hayes & Simon 1985 (the plan that moves the fewest pieces looks simplest)",
+                  fewest_pieces_scores),
+    )
+
     # -- subclass hooks ---------------------------------------------------------------
     def puzzle_for(self, params: Any, rng: np.random.Generator) -> Puzzle:
         raise NotImplementedError
@@ -567,7 +633,7 @@ class TowerProbe(Probe):
     def _draw(self, rng: np.random.Generator, params: Any, depth: int, question: str) -> tuple:
         while True:
             puzzle = self.puzzle_for(params, rng)
-            states = sorted(distances(puzzle, self.home(puzzle)))
+            states = all_states(puzzle, self.home(puzzle))
             goal = states[int(rng.integers(len(states)))]
             dist = distances(puzzle, goal)
             pool = starts(puzzle, goal, depth, question == "next")
