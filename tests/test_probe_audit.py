@@ -35,11 +35,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('gonogo', 'all', 'detector:options_only'),  # 1.000 vs 0.500
     ('gonogo', 'all', 'detector:surface'),  # 1.000 vs 0.500
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
-    ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
-    ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
-    ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
-    ('hayling', 'initiation', 'detector:surface'),  # 0.820 vs 0.333
-    ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
     ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
     ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
     ('stroop', 'all', 'detector:surface'),  # 0.443 vs 0.250
