@@ -132,9 +132,15 @@ def main() -> None:
             "VETTED: dict[str, dict[str, tuple[str, ...]]] = {\n" + "\n".join(lines) + "\n}\n"
         )
         REJECTED.parent.mkdir(exist_ok=True)
-        REJECTED.write_text(json.dumps({"model": "all-MiniLM-L6-v2", "ceiling": CEILING, "rejected": rejected},
-                                       indent=1) + "\n")
-
+        # One line per frame: its bounds and each rejected word with its similarity.
+        frames: dict[str, dict[str, dict[str, float]]] = {}
+        for row in rejected:
+            entry = frames.setdefault(str(row["frame"]), {"bound": {}, "related": {}, "unrelated": {}})
+            entry["bound"][str(row["kind"])] = row["bound"]
+            entry[str(row["kind"])][str(row["word"])] = row["similarity"]
+        lines = [f"  {json.dumps(text)}: {json.dumps(entry)}" for text, entry in frames.items()]
+        REJECTED.write_text(f'{{"model": "all-MiniLM-L6-v2", "ceiling": {CEILING}, "frames": {{\n'
+                            + ",\n".join(lines) + "\n}}\n")
 
 if __name__ == "__main__":
     main()

@@ -29,6 +29,9 @@ PROMPT = re.compile(r'^(.+)\nSentence: "(.+)"\nOptions: ([a-z]+(?:, [a-z]+)*)\.$
 BY_TEXT = {f.text: f for f in FRAMES}
 OWNER = {f.prepotent: f for f in FRAMES}  # the frame each ending belongs to
 REJECTED = json.loads((Path(__file__).parent / "data" / "hayling_rejected_keys.json").read_text())
+#: (frame, word, kind, similarity, bound) of every topic-admissible pair the sentence check rejects.
+REJECTED_ROWS = [(text, word, kind, sim, entry["bound"][kind]) for text, entry in REJECTED["frames"].items()
+                 for kind in KINDS for word, sim in entry[kind].items()]
 
 
 def _words(text: str) -> set[str]:
@@ -90,13 +93,11 @@ def test_vetted_words_follow_the_topic_rules_and_every_frame_has_many():
 
 
 def test_rejected_pairs_are_topic_admissible_close_to_the_sensible_sentence_and_never_offered():
-    rejected = REJECTED["rejected"]
-    assert REJECTED["ceiling"] == CEILING and len(rejected) > 1000
-    for row in rejected:
-        frame, word = BY_TEXT[row["frame"]], row["word"]
-        rule = connected if row["kind"] == "related" else unconnected
-        assert rule(frame, OWNER[word]) and word not in VETTED[row["frame"]][row["kind"]], row
-        assert row["similarity"] >= row["bound"] and row["bound"] <= CEILING, row
+    assert REJECTED["ceiling"] == CEILING and len(REJECTED_ROWS) > 1000
+    for text, word, kind, sim, bound in REJECTED_ROWS:
+        rule = connected if kind == "related" else unconnected
+        assert rule(BY_TEXT[text], OWNER[word]) and word not in VETTED[text][kind], (text, word)
+        assert sim >= bound and bound <= CEILING, (text, word)
     assert "tip" not in VETTED["The happy dog wagged its ___."]["unrelated"]  # issue 28's "wagged its tip"
 
 
@@ -110,19 +111,19 @@ def test_100_suppression_keys_are_read_by_the_sentence_level_check():
 
     docs = [d for d in HAYLING.generate(1234, 200) if d["condition"] == "suppression"]
     assert len(docs) == 100
-    rejected = REJECTED["rejected"][:: max(1, len(REJECTED["rejected"]) // 100)][:100]
-    pairs = [(d["frame"], d["unrelated"]) for d in docs] + [(r["frame"], r["word"]) for r in rejected]
+    rejected = REJECTED_ROWS[:: len(REJECTED_ROWS) // 100][:100]
+    pairs = [(d["frame"], d["unrelated"]) for d in docs] + [(text, word) for text, word, *_ in rejected]
     sentences = [t.replace(BLANK, w) for t, w in pairs] + [t.replace(BLANK, BY_TEXT[t].prepotent) for t, _ in pairs]
     vectors = embed(sentences)
     sims = [float(vectors[i] @ vectors[i + len(pairs)]) for i in range(len(pairs))]
-    bounds = {r["frame"]: r["bound"] for r in REJECTED["rejected"] if r["kind"] == "unrelated"}
+    bounds = {text: entry["bound"].get("unrelated", CEILING) for text, entry in REJECTED["frames"].items()}
     kept = sims[:100]
     # Issue 28's sensible "unconnected" key: "The happy dog wagged its tip." is 0.85 from "... its tail.",
     # above the frame's bound (0.78, the median over its candidates).
     tip, tail = embed(["The happy dog wagged its tip.", "The happy dog wagged its tail."])
     assert float(tip @ tail) >= bounds["The happy dog wagged its ___."]
     assert all(s < min(CEILING, bounds[t]) + 1e-4 for s, (t, _) in zip(kept, pairs[:100])), kept
-    assert all(s >= r["bound"] - 1e-4 for s, r in zip(sims[100:], rejected)), sims[100:]
+    assert all(s >= row[4] - 1e-4 for s, row in zip(sims[100:], rejected)), sims[100:]
 
 
 # -- items ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ There is no bank of wrong words: every wrong option is the ending of *another* f
 words that are never an ending, give the key away by their text alone). Another frame's
 ending is a *related* word where the two frames share a domain (:func:`connected`) and an
 *unrelated* one where they share none (:func:`unconnected`): "He mailed the letter without a
-___." (writing, people, money) may be offered "pen" as related, never "wallet" as unrelated.
+___." (writing, people, money) may be offered "pen" as a related word, never as an unrelated one.
 Both are then vetted at sentence level by ``scripts/hayling_vet_keys.py``. Hence the bank's
 rules, checked by the tests: every ending belongs to one frame only; no sentence names its
 own ending; and where the blank follows "a", the ending starts with a consonant, as must a word
