@@ -32,11 +32,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.383 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_position'),  # 0.517 vs 0.249
-    ('hayling', 'all', 'detector:options_only'),  # 0.550 vs 0.333
-    ('hayling', 'all', 'detector:surface'),  # 0.727 vs 0.333
-    ('hayling', 'initiation', 'detector:options_only'),  # 0.850 vs 0.333
-    ('hayling', 'initiation', 'detector:surface'),  # 0.820 vs 0.333
-    ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
     # span, version 3: each condition is its own cell (version 2 pooled them, which hid that the sorted key is
     # the one ascending option of three orders of the list: not removable in the MC form, see
     # tests/test_probe_span.py::test_the_sorted_key_is_the_one_ascending_option).

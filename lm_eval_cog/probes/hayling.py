@@ -1,62 +1,60 @@
 """Hayling sentence completion (Burgess & Shallice, 1996): complete, then anti-complete.
 
-Item: a high-cloze sentence whose last word is a blank, and three single-word options:
-the *prepotent* ending ("He mailed the letter without a ___." -> stamp), a
-*related* word connected to the sentence that is still no sensible ending (postman),
-and an *unrelated* word lent by another frame that shares no domain with this one
-(``_hayling_bank.unconnected``: the letter frame may be offered "beetle", never a word
-of a writing, money or people frame). Conditions cycle by index:
+Item: a high-cloze sentence whose last word is a blank, and three single-word options, every
+one of them the ending of some sentence of the bank (:mod:`~lm_eval_cog.probes._hayling_bank`):
+the sentence's own *prepotent* ending ("He mailed the letter without a ___." -> stamp), a
+*related* word, the ending of another sentence that shares a topic domain with this one (pen:
+writing), and an *unrelated* word, the ending of a sentence that shares none (lava). Both
+wrong words are vetted at sentence level (``scripts/hayling_vet_keys.py``: the completed
+sentence, embedded with the local sentence-embedding model, must be far from the sensible one;
+the generator reads the vetted pairs of :mod:`~lm_eval_cog.probes._hayling_vetted`). Conditions
+cycle by index:
 
-* ``initiation`` (Hayling part A): "Complete the sentence with the word that fits
-  best" -> the prepotent ending; no lure;
-* ``suppression`` (Hayling part B): "Complete the sentence with a word that does NOT
-  fit ... unconnected to it in every way" -> the unrelated word; the prepotent ending
-  is the lure, the related word a connected (category-B) error.
+* ``initiation`` (Hayling part A): "Complete the sentence with the word that fits best" -> the
+  prepotent ending; no lure;
+* ``suppression`` (Hayling part B): "Complete the sentence with a word that does NOT fit ...
+  unconnected to it in every way" -> the unrelated word; the prepotent ending is the lure, the
+  related word a connected (category-B) error.
 
-Effects: ``suppression_cost`` = acc(initiation) - acc(suppression) (positive: the
-sentence's own ending is hard to hold back); ``prepotent_error_share`` = share of
-suppression errors that choose the prepotent ending (the Hayling B category-A error;
-an invalid reply counts as an error that names nothing). Someone who always completes
-the sentence (the ``prepotent`` player) scores 1 and 1; chance is 1/3 (1/2 without
-the related foil). The frames are our own (``_hayling_bank``), modelled on the
+Effects: ``suppression_cost`` = acc(initiation) - acc(suppression) (positive: the sentence's own
+ending is hard to hold back); ``prepotent_error_share`` = share of suppression errors that choose
+the prepotent ending (the Hayling B category-A error; an invalid reply counts as an error that
+names nothing). Someone who always completes the sentence (the ``prepotent`` player) scores 1
+and 1; chance is 1/3 (1/2 without the related foil). The frames are our own, modelled on the
 Hayling items and cloze norms, not the published test's sentences.
 
-Why the unrelated word is borrowed. From a bank of its own, the unrelated word was the
-suppression key and nothing else, so picking the option most often the key in other items
-(the audit's ``majority_text``) found it 71% of the time (chance 1/3). Now every option is
-some frame's word, lent so that each is a key equally often in the items of other
-sentences (items of the same sentence share its ending: knowing that is knowing the
-sentence, not a prior on answer texts): a frame lends other frames either of its words as
-a suppression key, each equally often, and its related word as an initiation foil. With
-every frame the sentence of ``a`` items per condition, each word is a lent key in ``a/2``
-items, and an ending also the key of its own ``a`` initiation items. So an initiation
-item's key, related word and foil are each a key in ``a/2`` items of other sentences; a
-suppression item offers the lure (a key in ``3a/2``), the related word (``a/2``) and a key
-that is, half the time each, an ending (``3a/2``) or a related word (``a/2``). The draws
-are weighted (raked: :func:`draw_weights`) so that within each condition every frame is
-the sentence, and every word is lent, equally often. (Without the related foil the
-suppression key is half the time the less frequent key of the two options: the lure is
-its own frame's initiation key, so two options cannot be balanced both ways.)
+Why every option is an ending (version 3.0). In version 2 the initiation foils were always
+"related"-type words and never endings, so a classifier that saw only the option texts, trained on
+other seeds, found the initiation key 80-85% of the time (chance 1/3). Now each word plays three
+parts equally often in each condition: its own sentence's ending, another sentence's related word,
+another sentence's unrelated word. Every frame is the sentence of one item per instruction before
+any repeats (a fresh order per seed), and the related and unrelated words are drawn with weights
+(raked: :func:`draw_weights`) that lend every ending equally often in each part. So within each
+condition every word is the key in a third of the items that offer it: the option texts alone,
+their lengths or spellings, carry no information about the key. The key's option position is
+counterbalanced by index, and so is the position of the other instruction's answer (offset from
+the key).
 
-Counterbalanced by index within each condition, so that no property of the options alone
-tells the key: the key's rank among the options by length (shortest, middle, longest), in
-alphabetical order and by typicality (summed edit similarity to the other options), each
-rank with no option tied with the key: the (frame, lent word) pair is drawn among those
-that give the ranks the index asks for, with the weights above; then the key's option
-position and the position of the other instruction's answer (offset from the key). The
-rarest combination of ranks has 83 (frame, word) pairs, so a task holds some 4,000
-distinct items.
+Declared heuristics (:attr:`Hayling.heuristics`), each from the prompt text alone: ``common_word``
+(initiation: the shortest option, the most frequent word by Zipf's law of abbreviation; cloze
+endings are frequent words), ``associated`` (initiation: the option most alike in spelling to the
+sentence's words), ``least_associated`` (suppression: the option least alike to them, the naive
+way to find an "unconnected" word) and ``rare_word`` (suppression: the longest option).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 
-from lm_eval_cog.probes._hayling_bank import BLANK, FRAMES, Frame, unconnected
+from lm_eval_cog.paradigms.probe_base import MAX_DRAWS, Heuristic, episode_seed, require_int
+from lm_eval_cog.probes._hayling_bank import FRAMES, Frame
+from lm_eval_cog.probes._hayling_vetted import VETTED
 from lm_eval_cog.probes.aggregations import SIDE_A, SIDE_B
 from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, place_options
 
@@ -68,14 +66,16 @@ INSTRUCTIONS = {
         "sentence and be unconnected to it in every way."
     ),
 }
+KINDS = ("related", "unrelated")
 #: Resolution of the draw weights (integers, so that a draw is the same on every machine).
 _WEIGHT_UNITS = 1 << 24
+_BY_TEXT = {f.text: f for f in FRAMES}
 
 
 @dataclass(frozen=True)
 class HaylingParams:
     """Attributes:
-    related_foil: Offer the related word as a third option (True); False leaves the
+    related_foil: Offer a related word as a third option (True); False leaves the
         prepotent and the unrelated word alone (chance 1/2).
     """
 
@@ -87,114 +87,118 @@ class HaylingParams:
             raise ValueError(f"hayling parameter 'related_foil' must be a bool, got {self.related_foil!r}")
 
 
-def lent_words(lender: Frame, condition: str) -> tuple[str, ...]:
-    """The words ``lender`` may lend another frame as its unrelated option: either of its two in
-    suppression (there the key), its related word in initiation (see the module docstring)."""
-    return (lender.prepotent, lender.related) if condition == "suppression" else (lender.related,)
+def candidates(frame: Frame, kind: str) -> tuple[str, ...]:
+    """The endings of other frames that may stand in ``frame`` as its ``kind`` word (vetted)."""
+    return VETTED[frame.text][kind]
+
+
+#: Raking rounds at most, and the largest relative error left in a frame's or a word's share.
+_RAKING_ROUNDS = 3_000
+RAKING_TOLERANCE = 1e-3
+#: Draws by the raked weights before an item that repeats an earlier one is drawn uniformly (the
+#: weights put nearly all of a frame's share on one word where that word may stand nowhere else).
+_BALANCED_DRAWS = 20
+
+
+def _deviation(margins: list[tuple[np.ndarray, int]], weights: np.ndarray) -> float:
+    return max(float(np.abs(np.bincount(m, weights, minlength=n) * n - 1).max()) for m, n in margins)
 
 
 @cache
-def lenders(frame: Frame) -> tuple[Frame, ...]:
-    """The frames whose words may stand as ``frame``'s unrelated word: those that share no domain
-    with it (:func:`~lm_eval_cog.probes._hayling_bank.unconnected`)."""
-    return tuple(other for other in FRAMES if unconnected(frame, other))
+def draw_weights(kind: str) -> dict[str, tuple[tuple[str, ...], tuple[float, ...]]]:
+    """Frame text -> (its ``kind`` candidates, the probability of each).
 
-
-def _rank(word: str, others: tuple[str, ...], key: Any) -> int | None:
-    """``word``'s 0-based rank among ``others`` and itself by ``key``; None on a tie."""
-    value = key(word)
-    if any(key(o) == value for o in others):
-        return None
-    return sum(key(o) < value for o in others)
-
-
-@cache
-def option_ranks(options: tuple[str, ...]) -> dict[str, tuple[int | None, int | None, int | None]]:
-    """Each option's rank among ``options`` by length, in alphabetical order and by typicality
-    (summed edit similarity to the other options; None with two options, where each is as alike
-    to the other). None also marks a tie."""
-    similarity = {(a, b): edit_similarity(a, b) for a in options for b in options if a < b} if len(options) > 2 else {}
-    typicality = {o: sum(v for pair, v in similarity.items() if o in pair) for o in options}
-    out = {}
-    for option in options:
-        others = tuple(o for o in options if o != option)
-        typical = _rank(option, others, typicality.__getitem__) if similarity else None
-        out[option] = (_rank(option, others, len), _rank(option, others, str), typical)
-    return out
-
-
-def _after_a(frame: Frame) -> bool:
-    """Whether the blank follows "a": then every option starts with a consonant."""
-    return frame.text.endswith(f" a {BLANK}.")
-
-
-#: A rank cell: the key's (length, alphabetical, typicality) ranks; typicality None with two options.
-Cell = tuple[int, int, int | None]
-
-
-@cache
-def _pairs(related_foil: bool, condition: str) -> tuple[tuple[Frame, str, Cell], ...]:
-    """Every (frame, lent word) of ``condition`` with the key's rank cell among the options: its
-    (length, alphabetical, typicality) ranks; pairs where another option ties with the key are
-    left out."""
-    out = []
-    for frame in FRAMES:
-        for lender in lenders(frame):
-            for word in lent_words(lender, condition):
-                if _after_a(frame) and word[0] in "aeiou":
-                    continue
-                options = (frame.prepotent, word) + ((frame.related,) if related_foil else ())
-                ranks = option_ranks(options)[frame.prepotent if condition == "initiation" else word]
-                if None not in ranks[: len(options)]:
-                    out.append((frame, word, ranks))
-    return tuple(out)
-
-
-@cache
-def draw_weights(related_foil: bool, condition: str) -> dict[Cell, tuple[tuple[Frame, str, float], ...]]:
-    """Rank cell -> its (frame, lent word, probability within the cell) triples.
-
-    Raked (iterative proportional fitting) so that, with every cell drawn equally often as the
-    index asks, every frame is the sentence equally often and every lendable word is lent
-    equally often. The bank must allow it (the tests check that it does): a ValueError names
-    the condition where it does not.
+    Raked (iterative proportional fitting) so that, with every frame the sentence equally often,
+    every ending is lent as a ``kind`` word equally often. The vetted pairs must allow it (the
+    tests check that they do): a ValueError names the kind where they do not.
     """
-    pairs = _pairs(related_foil, condition)
-    k = 3 if related_foil else 2
-    cells = [(length, alpha, typical) for length in range(k) for alpha in range(k)
-             for typical in (range(k) if k == 3 else (None,))]
-    words = sorted({w for lender in FRAMES for w in lent_words(lender, condition)})
-    groups = []  # per margin: each pair's member index, and the number of members
-    for members, of_pair in ((cells, lambda p: p[2]), (FRAMES, lambda p: p[0]), (words, lambda p: p[1])):
-        position = {m: i for i, m in enumerate(members)}
-        groups.append((np.array([position[of_pair(p)] for p in pairs]), len(members)))
+    pairs = [(f.text, w) for f in FRAMES for w in candidates(f, kind)]
+    words = sorted({w for _, w in pairs})
+    margins = []
+    for members, at in ((FRAMES, 0), (words, 1)):
+        position = {(m.text if isinstance(m, Frame) else m): i for i, m in enumerate(members)}
+        margins.append((np.array([position[p[at]] for p in pairs]), len(members)))
     weights = np.ones(len(pairs))
-    for _ in range(5_000):
-        for member, n in groups:
+    for _ in range(_RAKING_ROUNDS):
+        for member, n in margins:
             totals = np.bincount(member, weights, minlength=n)
             if not totals.all():
-                raise ValueError(f"hayling: a frame, word or rank cell of {condition} has no item at all")
+                raise ValueError(f"hayling: a frame or word has no {kind} pair at all")
             weights *= (1.0 / n) / totals[member]
-        if all(np.abs(np.bincount(m, weights, minlength=n) * n - 1).max() < 1e-9 for m, n in groups):
+        if _deviation(margins, weights) < 1e-9:
             break
-    else:
-        raise ValueError(f"hayling: no draw weights balance the frames, words and rank cells of {condition}")
-    out: dict[Cell, list[tuple[Frame, str, float]]] = {c: [] for c in cells}
-    for (frame, word, cell), weight in zip(pairs, weights):
-        out[cell].append((frame, word, float(weight * len(cells))))
-    return {cell: tuple(members) for cell, members in out.items()}
+    # Where a word may stand in a single frame, the exact balance is a limit the raking approaches
+    # slowly; a share off by under 0.1% of itself tells a learner nothing.
+    if _deviation(margins, weights) >= RAKING_TOLERANCE:
+        raise ValueError(f"hayling: no draw weights lend every ending equally often as a {kind} word")
+    out: dict[str, tuple[list[str], list[float]]] = {f.text: ([], []) for f in FRAMES}
+    for (text, word), weight in zip(pairs, weights):
+        out[text][0].append(word)
+        out[text][1].append(float(weight * len(FRAMES)))
+    return {text: (tuple(ws), tuple(ps)) for text, (ws, ps) in out.items()}
 
 
 @cache
-def _draw_table(related_foil: bool, condition: str) -> dict[Cell, tuple[tuple[tuple[Frame, str], ...], np.ndarray]]:
-    """Cell -> ((frame, word) pairs, cumulative integer weights): :func:`draw_weights` in units of
+def _draw_table(kind: str) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+    """Frame text -> (candidates, cumulative integer weights): :func:`draw_weights` in units of
     2**-24, so that a draw is integer arithmetic, the same on every machine."""
     table = {}
-    for cell, members in draw_weights(related_foil, condition).items():
-        units = np.rint(np.array([p for *_, p in members]) * _WEIGHT_UNITS).astype(np.int64)
+    for text, (words, probs) in draw_weights(kind).items():
+        units = np.rint(np.array(probs) * _WEIGHT_UNITS).astype(np.int64)
         kept = units > 0
-        table[cell] = (tuple((f, w) for (f, w, _), k in zip(members, kept) if k), np.cumsum(units[kept]))
+        table[text] = (tuple(w for w, k in zip(words, kept) if k), np.cumsum(units[kept]))
     return table
+
+
+def _draw(rng: np.random.Generator, frame: Frame, kind: str, balanced: bool = True) -> str:
+    """A ``kind`` word for ``frame``: by the raked weights, or (``balanced`` False: a redraw after
+    repeated items) uniformly among its candidates."""
+    if not balanced:
+        words = candidates(frame, kind)
+        return words[int(rng.integers(len(words)))]
+    words, cumulative = _draw_table(kind)[frame.text]
+    return words[int(np.searchsorted(cumulative, rng.integers(cumulative[-1]), side="right"))]
+
+
+def frame_order(seed: int, condition: str, round_: int) -> tuple[Frame, ...]:
+    """The order in which the frames are the sentence of ``condition``'s items, round ``round_``
+    (each round every frame once): a permutation drawn from the seed alone."""
+    rng = np.random.default_rng((seed, CONDITIONS.index(condition), round_, 0x4861))
+    return tuple(FRAMES[int(i)] for i in rng.permutation(len(FRAMES)))
+
+
+# -- declared heuristics ---------------------------------------------------------------------------
+_SENTENCE = re.compile(r'Sentence: "([^"\n]*)"')
+
+
+def _association(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Each option's spelling likeness to the sentence's words: its best edit similarity to one."""
+    found = _SENTENCE.search(stem)
+    words = [w for w in re.findall(r"[a-z]+", found.group(1).lower()) if len(w) > 2] if found else []
+    if not words:
+        return None
+    return [max(edit_similarity(o.lower(), w) for w in words) for o in options]
+
+
+def common_word_scores(stem: str, options: Sequence[str]) -> list[float]:
+    """The most frequent word: the shortest option (Zipf's law of abbreviation)."""
+    return [-float(len(o)) for o in options]
+
+
+def rare_word_scores(stem: str, options: Sequence[str]) -> list[float]:
+    """The rarest word: the longest option."""
+    return [float(len(o)) for o in options]
+
+
+def associated_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """The option most alike in spelling to a word of the sentence (surface association)."""
+    return _association(stem, options)
+
+
+def least_associated_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """The option least alike in spelling to every word of the sentence (surface non-association)."""
+    scores = _association(stem, options)
+    return None if scores is None else [-s for s in scores]
 
 
 class Hayling(Probe):
@@ -207,24 +211,59 @@ class Hayling(Probe):
         "suppression_cost": ("difference", False),
         "prepotent_error_share": ("conditional_mean", False),
     }
-    version = 2.0
+    heuristics = (
+        Heuristic("common_word", "Zipf 1935 (law of abbreviation: frequent words are short); high-cloze "
+                  "endings are frequent words (Bloom & Fischler 1980)", common_word_scores, ("initiation",)),
+        Heuristic("associated", "Burgess & Shallice 1996 (Hayling A is answered by association with the "
+                  "sentence); here association by spelling", associated_scores, ("initiation",)),
+        Heuristic("least_associated", "Burgess & Shallice 1996 (Hayling B: a word unconnected to the sentence); "
+                  "here unconnected by spelling", least_associated_scores, ("suppression",)),
+        Heuristic("rare_word", "Burgess & Shallice 1996 (Hayling B answers avoid the common, prepotent word); "
+                  "rare by Zipf 1935: the longest", rare_word_scores, ("suppression",)),
+    )
+    version = 3.0
+
+    def generate(self, seed: int, n: int, params: Any = None) -> list[dict[str, Any]]:
+        """As :meth:`Probe.generate`, except that the sentence of each item comes from a per-seed
+        order of the frames (:func:`frame_order`): within a condition every frame is the sentence
+        once before any is again, so 2 x len(FRAMES) items have distinct question stems. Document
+        i still depends only on (``seed``, i), ``params`` and the documents before it."""
+        seed = require_int("metadata", "seed", seed, 0)
+        n = require_int("metadata", "items", n, 1)
+        params = self.make_params() if params is None else params
+        docs, seen = [], set()
+        for index in range(n):
+            j = index // len(CONDITIONS)
+            frame = frame_order(seed, cycle(CONDITIONS, index), j // len(FRAMES))[j % len(FRAMES)]
+            doc_seed = episode_seed(seed, index)
+            rng = np.random.default_rng(doc_seed)
+            for attempt in range(MAX_DRAWS):
+                body = self._item(rng, params, index, frame, balanced=attempt < _BALANCED_DRAWS)
+                key = self.identity(body)
+                if key not in seen:
+                    break
+            else:
+                raise ValueError(f"{self.name}: item {index} repeats an earlier item in {MAX_DRAWS} draws; "
+                                 f"ask for fewer items (metadata 'items')")
+            seen.add(key)
+            doc = {"probe": self.name, "index": index, "seed": doc_seed, **body}
+            self.check_doc(doc)
+            docs.append(doc)
+        return docs
 
     def item(self, rng: np.random.Generator, params: HaylingParams, index: int) -> dict[str, Any]:
+        # Alone (not through generate), the sentence is drawn at random.
+        return self._item(rng, params, index, FRAMES[int(rng.integers(len(FRAMES)))])
+
+    def _item(self, rng: np.random.Generator, params: HaylingParams, index: int, frame: Frame,
+              balanced: bool = True) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
         k = 3 if params.related_foil else 2
-        # Counterbalanced within each condition by the digits of index // 2 (mixed radix).
         j = index // len(CONDITIONS)
-        key_at, length = j % k, (j // k) % k
-        # Latin squares on (key_at, length): every rank is balanced within k * k items; for k = 3
-        # the typicality square is orthogonal to the alphabetical one and shifts by one every 9
-        # items, so all 27 (length, alphabetical, typicality) triples come within 27 items.
-        # Typicality needs three options.
-        alphabetical = (key_at + length) % k
-        typical = (key_at + 2 * length + j // (k * k)) % k if k > 2 else None
-        other_offset = 1 + (j // (k * k)) % (k - 1)
-        pairs, cumulative = _draw_table(params.related_foil, condition)[(length, alphabetical, typical)]
-        frame, unrelated = pairs[int(np.searchsorted(cumulative, rng.integers(cumulative[-1]), side="right"))]
-        words = [frame.prepotent, unrelated] + ([frame.related] if params.related_foil else [])
+        key_at, other_offset = j % k, 1 + (j // k) % (k - 1)  # counterbalanced within each condition
+        unrelated = _draw(rng, frame, "unrelated", balanced)
+        related = _draw(rng, frame, "related", balanced) if params.related_foil else ""
+        words = [frame.prepotent, unrelated] + ([related] if params.related_foil else [])
         gold, other = (frame.prepotent, unrelated) if condition == "initiation" else (unrelated, frame.prepotent)
         choices = place_options(rng, words, gold, key_at, other, other_offset)
         prompt = f'{INSTRUCTIONS[condition]}\nSentence: "{frame.text}"\nOptions: {", ".join(choices)}.'
@@ -236,7 +275,7 @@ class Hayling(Probe):
             "lure": choices.index(frame.prepotent) if condition == "suppression" else -1,
             "frame": frame.text,
             "prepotent": frame.prepotent,
-            "related": frame.related if params.related_foil else "",
+            "related": related,
             "unrelated": unrelated,
         }
 
