@@ -42,15 +42,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hayling', 'suppression', 'detector:surface'),  # 0.633 vs 0.333
     ('rule_induction', 'all', 'detector:surface'),  # 0.441 vs 0.375
     ('rule_induction', 'choose_rule', 'detector:surface'),  # 0.382 vs 0.250
-    # span, version 3: each condition is its own cell (version 2 pooled them, which hid that the sorted key is
-    # the one ascending option of three orders of the list: not removable in the MC form, see
-    # tests/test_probe_span.py::test_the_sorted_key_is_the_one_ascending_option).
-    ('span', 'all', 'detector:surface'),  # 0.573 vs 0.333
-    ('span', 'all', 'majority_text'),  # 0.397 vs 0.333
-    ('span', 'all', 'value_rank_0'),  # 0.548 vs 0.333
-    ('span', 'sorted', 'detector:surface'),  # 1.000 vs 0.333
-    ('span', 'sorted', 'majority_text'),  # 0.535 vs 0.333
-    ('span', 'sorted', 'value_rank_0'),  # 1.000 vs 0.333
     ('stroop', 'all', 'detector:surface'),  # 0.443 vs 0.250
     ('stroop', 'congruent', 'detector:surface'),  # 0.510 vs 0.250
     ('stroop', 'neutral', 'detector:surface'),  # 0.499 vs 0.250
