@@ -19,11 +19,12 @@ SPAN = get_probe("span")
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand. Item 0: 0 9 5 forward = 0 9 5, in a mirror set (5 9 0, and 9 5 0 its
     # transposition). Item 1: 9 1 8 backward = 8 1 9; its copy 9 1 8 is offered (the lure), and 8 9 1
-    # transposes the key's last two. Item 2: 3 6 0 4 1 sorted = 0 1 3 4 6, the third is 3 (the smallest
-    # option; the copy, 0 at place 3 of the list, is not offered). Item 5: 0 7 1 3 2 sorted = 0 1 2 3 7,
-    # the third is 2 (the smallest option). Item 8: 6 3 7 0 4 sorted = 0 3 4 6 7, the third is 4; the copy 7
-    # (place 3 as shown) is offered (the lure).
-    docs = SPAN.generate(0, 9)
+    # transposes the key's last two. Item 2: 7 6 3 2 5 sorted = 2 3 5 6 7, the third is 5 (the smallest
+    # option; the copy, 3 at place 3 of the list, is not offered). Item 5: 3 7 1 2 5 sorted = 1 2 3 5 7,
+    # the third is 3 (the smallest option: value rank 0 for the first 3 sorted items, then 1). Item 11:
+    # 5 1 3 6 9 4 sorted = 1 3 4 5 6 9, the third is 4 (the middle option); the copy 3 (place 3 as shown)
+    # is offered (the lure).
+    docs = SPAN.generate(0, 12)
     assert [d["prompt"] for d in docs[:3]] == [
         "Here is a list of 3 digits: 0, 9, 5\nRepeat the digits in the same order. Write only the digits, separated by spaces.",
         (
@@ -31,19 +32,20 @@ def test_first_items_of_seed_0_are_pinned():
             "Write only the digits, separated by spaces."
         ),
         (
-            "Here is a list of 5 digits: 3, 6, 0, 4, 1\nPut the digits in ascending order, from the smallest to the "
+            "Here is a list of 5 digits: 7, 6, 3, 2, 5\nPut the digits in ascending order, from the smallest to the "
             "largest. Which digit is then in the third position? Write only the digit."
         ),
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs[:6]] == [
         (["0 9 5", "5 9 0", "9 5 0"], 0, "forward", -1),
         (["8 1 9", "8 9 1", "9 1 8"], 0, "backward", 2),
-        (["3", "4", "6"], 0, "sorted", -1),
+        (["5", "6", "7"], 0, "sorted", -1),
         (["4 7 1 6", "7 4 6 1", "4 7 6 1"], 1, "forward", -1),
         (["6 0 8 1", "6 0 1 8", "0 6 1 8"], 1, "backward", -1),
-        (["7", "2", "3"], 1, "sorted", -1),
+        (["7", "3", "5"], 1, "sorted", -1),
     ]
-    assert (docs[8]["shown"], docs[8]["choices"], docs[8]["gold"], docs[8]["lure"]) == ("6 3 7 0 4", ["7", "6", "4"], 2, 0)
+    assert (docs[11]["shown"], docs[11]["choices"], docs[11]["gold"], docs[11]["lure"]) == (
+        "5 1 3 6 9 4", ["4", "3", "5"], 0, 1)
 
 
 def _shown(doc):
@@ -220,7 +222,7 @@ def test_repeating_as_presented_shows_the_reordering_costs():
     lured = sum(d["condition"] == "backward" and d["lure"] != -1 for d in docs)
     copied = sum(d["condition"] == "sorted" and d["lure"] != -1 for d in docs)
     assert lured == 20 and scores["acc_backward"] == pytest.approx(1 - lured / 100)
-    assert copied == 14 and scores["acc_sorted"] == pytest.approx(1 - copied / 100)
+    assert copied == 19 and scores["acc_sorted"] == pytest.approx(1 - copied / 100)
     assert scores["acc_forward"] == 1.0
     assert scores["sorted_cost"] == pytest.approx(copied / 100) and scores["backward_cost"] == pytest.approx(lured / 100)
     assert scores["order_error_share"] == 1.0

@@ -347,8 +347,7 @@ class Span(Probe):
         # The key's position cycles within each condition (crossed with the length unless the number
         # of lengths is a multiple of 3: both cycles then move together, each still uniform).
         position = (index // len(CONDITIONS)) % N_OPTIONS
-        symbols = [SYMBOLS[params.symbols][int(k)] for k in rng.choice(len(SYMBOLS[params.symbols]), length, replace=False)]
-        place = 0
+        place = 0  # the asked place k of a sorted item (1-based); 0 in the other conditions
         if condition == "sorted":
             # The key's value rank among the three options cycles within the condition (crossed with its
             # position in the options: 9 items per cycle).
@@ -359,6 +358,7 @@ class Span(Probe):
         else:
             # The set first, the key one of its orders at random, the list derived from the key: the
             # set's make-up is the same whichever order is the key.
+            symbols = [SYMBOLS[params.symbols][int(k)] for k in rng.choice(len(SYMBOLS[params.symbols]), length, replace=False)]
             kind, role = set_design(index)
             options = option_set(rng, symbols, kind)
             key = options.pop(int(rng.integers(N_OPTIONS)) if role is None else role)
