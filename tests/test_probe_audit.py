@@ -32,15 +32,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hanoi', 'all', 'detector:surface'),  # 0.403 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.383 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_position'),  # 0.517 vs 0.249
-    # span, version 3: each condition is its own cell (version 2 pooled them, which hid that the sorted key is
-    # the one ascending option of three orders of the list: not removable in the MC form, see
-    # tests/test_probe_span.py::test_the_sorted_key_is_the_one_ascending_option).
-    ('span', 'all', 'detector:surface'),  # 0.573 vs 0.333
-    ('span', 'all', 'majority_text'),  # 0.397 vs 0.333
-    ('span', 'all', 'value_rank_0'),  # 0.548 vs 0.333
-    ('span', 'sorted', 'detector:surface'),  # 1.000 vs 0.333
-    ('span', 'sorted', 'majority_text'),  # 0.535 vs 0.333
-    ('span', 'sorted', 'value_rank_0'),  # 1.000 vs 0.333
     ('tower_london', 'all', 'detector:surface'),  # 0.414 vs 0.249
     ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.372 vs 0.249
     ('tower_london', 'all', 'heuristic:goal_position'),  # 0.508 vs 0.249

@@ -10,7 +10,7 @@ import pytest
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
-from lm_eval_cog.probes.span import span_score
+from lm_eval_cog.probes.span import ORDINALS, sorted_length, span_score
 from probe_strategies import accuracy_by_condition
 
 SPAN = get_probe("span")
@@ -19,9 +19,12 @@ SPAN = get_probe("span")
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand. Item 0: 0 9 5 forward = 0 9 5, in a mirror set (5 9 0, and 9 5 0 its
     # transposition). Item 1: 9 1 8 backward = 8 1 9; its copy 9 1 8 is offered (the lure), and 8 9 1
-    # transposes the key's last two. Item 2: 7 5 9 sorted = 5 7 9 (lure 7 5 9; 5 9 7 transposes the key's
-    # last two). Item 5: 9 5 2 8 sorted = 2 5 8 9 (lure 9 5 2 8; 2 5 9 8 transposes the key's 8 and 9).
-    docs = SPAN.generate(0, 6)
+    # transposes the key's last two. Item 2: 7 6 3 2 5 sorted = 2 3 5 6 7, the third is 5 (the smallest
+    # option; the copy, 3 at place 3 of the list, is not offered). Item 5: 3 7 1 2 5 sorted = 1 2 3 5 7,
+    # the third is 3 (the smallest option: value rank 0 for the first 3 sorted items, then 1). Item 11:
+    # 5 1 3 6 9 4 sorted = 1 3 4 5 6 9, the third is 4 (the middle option); the copy 3 (place 3 as shown)
+    # is offered (the lure).
+    docs = SPAN.generate(0, 12)
     assert [d["prompt"] for d in docs[:3]] == [
         "Here is a list of 3 digits: 0, 9, 5\nRepeat the digits in the same order. Write only the digits, separated by spaces.",
         (
@@ -29,22 +32,29 @@ def test_first_items_of_seed_0_are_pinned():
             "Write only the digits, separated by spaces."
         ),
         (
-            "Here is a list of 3 digits: 7, 5, 9\nRepeat the digits in ascending order, from the smallest to the largest. "
-            "Write only the digits, separated by spaces."
+            "Here is a list of 5 digits: 7, 6, 3, 2, 5\nPut the digits in ascending order, from the smallest to the "
+            "largest. Which digit is then in the third position? Write only the digit."
         ),
     ]
-    assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
+    assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs[:6]] == [
         (["0 9 5", "5 9 0", "9 5 0"], 0, "forward", -1),
         (["8 1 9", "8 9 1", "9 1 8"], 0, "backward", 2),
-        (["5 7 9", "7 5 9", "5 9 7"], 0, "sorted", 1),
+        (["5", "6", "7"], 0, "sorted", -1),
         (["4 7 1 6", "7 4 6 1", "4 7 6 1"], 1, "forward", -1),
         (["6 0 8 1", "6 0 1 8", "0 6 1 8"], 1, "backward", -1),
-        (["2 5 9 8", "2 5 8 9", "9 5 2 8"], 1, "sorted", 2),
+        (["7", "3", "5"], 1, "sorted", -1),
     ]
+    assert (docs[11]["shown"], docs[11]["choices"], docs[11]["gold"], docs[11]["lure"]) == (
+        "5 1 3 6 9 4", ["4", "3", "5"], 0, 1)
 
 
 def _shown(doc):
     return re.search(r"list of \d+ \w+: ([0-9A-Z, ]+)\n", doc["prompt"]).group(1).split(", ")
+
+
+def _place(doc):
+    """The asked place of a sorted item, 1-based, read off the prompt's ordinal word."""
+    return ORDINALS.index(re.search(r"in the (\w+) position\?", doc["prompt"]).group(1)) + 1
 
 
 @pytest.mark.parametrize("overrides", [{}, {"symbols": "letters", "min_length": 5, "max_length": 12}])
@@ -55,33 +65,74 @@ def test_keys_re_derived_from_the_prompt(overrides):
         shown = _shown(doc)
         text = doc["prompt"]
         if "same order" in text:
-            key, condition = shown, "forward"
+            key, condition, copy = shown, "forward", " ".join(shown)
         elif "reverse order" in text:
-            key, condition = shown[::-1], "backward"
+            key, condition, copy = shown[::-1], "backward", " ".join(shown)
         else:
-            key, condition = sorted(shown), "sorted"
+            key, condition, copy = [sorted(shown)[_place(doc) - 1]], "sorted", shown[_place(doc) - 1]
         assert condition == doc["condition"] and len(set(shown)) == len(shown) == doc["length"]
-        assert doc["choices"][doc["gold"]].split(" ") == key
-        copy = " ".join(shown)
+        assert doc["choices"][doc["gold"]].split(" ") == key and len(set(doc["choices"])) == 3
         offered = copy in doc["choices"] and condition != "forward"
         assert doc["lure"] == (doc["choices"].index(copy) if offered else -1)
-        # Every option is an order of the list's own symbols, and the three differ.
-        assert all(sorted(c.split(" ")) == sorted(shown) for c in doc["choices"]) and len(set(doc["choices"])) == 3
-    # Every (condition, length) pair equally often: 300 / (3 x 7) or 300 / (3 x 8) +- 1.
+        if condition == "sorted":
+            # Three symbols of the list; the asked place is an inner one.
+            assert all(c in shown for c in doc["choices"]) and 3 <= _place(doc) <= len(shown) - 2
+        else:
+            # Every option is an order of the list's own symbols.
+            assert all(sorted(c.split(" ")) == sorted(shown) for c in doc["choices"])
+    # Every (condition, length) pair equally often: 300 / (3 x 7) or 300 / (3 x 8) +- 1 (sorted lengths
+    # clamped to 5 .. number of symbols - 2).
     lengths = range(params.min_length, params.max_length + 1)
-    counts = [sum(d["condition"] == c and d["length"] == n for d in docs) for c in SPAN.conditions for n in lengths]
-    assert max(counts) - min(counts) <= 1
+    counts = Counter((d["condition"], d["length"] if d["condition"] != "sorted" else n) for d, n in
+                     zip(docs, [lengths[(i // 3) % len(lengths)] for i in range(300)]))
+    assert max(counts.values()) - min(counts.values()) <= 1 and len(counts) == 3 * len(lengths)
+    clamped = {n: sorted_length(n, params.symbols) for n in lengths}
+    assert all(d["length"] == clamped[lengths[(i // 3) % len(lengths)]] for i, d in enumerate(docs) if d["condition"] == "sorted")
 
 
-def test_sorted_items_offer_the_copy_and_one_plausible_sorting_error():
-    for doc in (d for d in SPAN.generate(5, 900) if d["condition"] == "sorted"):
-        shown = _shown(doc)
-        key = sorted(shown)
-        assert shown not in (key, key[::-1])  # never monotone: the copy and the descending order are foils
-        assert doc["choices"][doc["lure"]] == " ".join(shown)
-        other = next(c.split(" ") for k, c in enumerate(doc["choices"]) if k not in (doc["gold"], doc["lure"]))
-        one_swap = lambda a, b: sum(x != y for x, y in zip(a, b)) == 2 and sorted(a) == sorted(b)  # noqa: E731
-        assert other == key[::-1] or one_swap(other, key) or one_swap(other, shown)
+def test_sorted_lengths_are_clamped_to_leave_two_symbols_each_side_of_an_inner_place():
+    assert [sorted_length(n, "digits") for n in range(3, 11)] == [5, 5, 5, 6, 7, 8, 8, 8]
+    assert sorted_length(3, "letters") == 5 and sorted_length(20, "letters") == 18
+
+
+def test_sorted_items_offer_the_copy_in_a_fifth_of_the_items_and_symbols_of_the_list_otherwise():
+    docs = [d for d in SPAN.generate(5, 2400) if d["condition"] == "sorted"]
+    offered = [d for d in docs if d["lure"] != -1]
+    assert 0.17 <= len(offered) / len(docs) <= 0.23, len(offered) / len(docs)
+    for doc in docs:
+        shown, k = _shown(doc), _place(doc)
+        assert shown[k - 1] != doc["choices"][doc["gold"]]  # the key is never where the copy stands
+        assert (shown[k - 1] in doc["choices"]) == (doc["lure"] != -1)
+
+
+def _roles(doc):
+    """(role, value rank among the options, order of mention among the options) of each option."""
+    shown, choices = _shown(doc), doc["choices"]
+    mention = sorted(choices, key=shown.index)
+    role = {doc["gold"]: "key", doc["lure"]: "copy"}
+    return [(role.get(j, "other"), sorted(choices).index(c), mention.index(c)) for j, c in enumerate(choices)]
+
+
+def test_sorted_key_value_rank_cycles_evenly_and_is_independent_of_the_asked_place():
+    # The key's value rank among the options: 0, 1, 2 in turn (9 items per cycle: 300 sorted items of 900
+    # hold 33 or 34 of each); and at each inner place k, each rank a third of the time (k drawn after it).
+    docs = [d for d in SPAN.generate(6, 2700) if d["condition"] == "sorted"]
+    ranks = Counter(next(r for role, r, _ in _roles(d) if role == "key") for d in docs)
+    assert ranks == {0: 300, 1: 300, 2: 300}
+    by_place = Counter((_place(d), next(r for role, r, _ in _roles(d) if role == "key")) for d in docs)
+    for k in {k for k, _ in by_place}:
+        n = sum(by_place[(k, r)] for r in range(3))
+        assert all(abs(by_place[(k, r)] / n - 1 / 3) < 0.1 for r in range(3)), (k, by_place)
+
+
+def test_sorted_roles_are_alike_in_value_rank_and_order_of_mention():
+    # Each (value rank, mention rank) cell holds each role's options equally often (within sampling noise,
+    # 900 items): no surface cue of the options' ranks or places tells the key, the copy or the third.
+    docs = [d for d in SPAN.generate(7, 2700) if d["condition"] == "sorted"]
+    cells = Counter((role, v, m) for d in docs for role, v, m in _roles(d))
+    for role in ("key", "other"):
+        total = sum(cells[(role, v, m)] for v in range(3) for m in range(3))
+        assert all(abs(cells[(role, v, m)] / total - 1 / 9) < 0.035 for v in range(3) for m in range(3)), (role, cells)
 
 
 def test_key_position_is_uniform_within_each_condition():
@@ -126,45 +177,56 @@ def test_span_score_follows_the_two_of_three_rule_with_discontinue():
 
 def _doc(condition, shown="4 1 2"):
     seq = shown.split(" ")
-    key = {"forward": seq, "backward": seq[::-1], "sorted": sorted(seq)}[condition]
+    key = {"forward": seq, "backward": seq[::-1]}[condition]
     order = seq[::-1] if condition == "forward" else seq
     choices = [" ".join(key), " ".join(order), "9 9 9", " ".join(key[:-1])]
     return {"choices": choices, "gold": 0, "condition": condition, "lure": -1 if condition == "forward" else 1,
             "length": len(seq), "symbols": "digits"}
 
 
+def _sorted_doc(shown="6 3 7 0 4", choices=("7", "6", "4"), lure=0):
+    """Sorted, third place: 0 3 4 6 7 -> 4 (gold 2); the copy, 7 at place 3 as shown, is choice 0."""
+    return {"choices": list(choices), "gold": 2, "condition": "sorted", "lure": lure,
+            "length": len(shown.split(" ")), "symbols": "digits", "shown": shown, "place": 3}
+
+
 def test_metrics_on_hand_scored_answers():
     f3, f4 = _doc("forward"), _doc("forward", "4 1 2 7")
-    b3, s3 = _doc("backward"), _doc("sorted")
+    b3, s5 = _doc("backward"), _sorted_doc()
     answers = [
         (f3, "4 1 2"), (f3, "4,1,2"), (f3, "4 2 1"),  # forward length 3: 2/3 right
         (f4, "4127"), (f4, "4 1 2"), (f4, "no idea"),  # forward length 4: 1/3 right (one invalid)
         (b3, "4 1 2"), (b3, "2 4 1"),  # backward length 3: 0/2 (an order error, a wrong -1 answer)
-        (s3, "1 2 4"),  # sorted length 3: 1/1
+        (s5, "4"), (s5, "**4**"), (s5, "7"), (s5, "3"),  # sorted length 5: 2/4 (the copy 7, a wrong 3)
+        (s5, "0 3 4 6 7"),  # the whole sorted list: invalid (one symbol asked)
     ]
     scores = aggregate(SPAN, [SPAN.score_gen(doc, text) for doc, text in answers])
-    assert scores["acc_forward"] == 0.5 and scores["acc_backward"] == 0.0 and scores["acc_sorted"] == 1.0
-    assert scores["invalid_rate"] == pytest.approx(1 / 9)
+    assert scores["acc_forward"] == 0.5 and scores["acc_backward"] == 0.0 and scores["acc_sorted"] == 0.4
+    assert scores["invalid_rate"] == pytest.approx(2 / 13)
     assert scores["span_forward"] == 3.0  # 3 passes (2/3), 4 fails (1/3)
     assert scores["span_backward"] == 2.0  # 3 fails
-    assert scores["span_sorted"] == 3.0
+    assert scores["span_sorted"] == 4.0  # its only length, 5, fails (2/5 < 2/3)
     assert scores["backward_cost"] == 0.5  # 3/6 - 0/2
-    assert scores["sorted_cost"] == -0.5  # 3/6 - 1/1
-    assert scores["order_error_share"] == 0.5  # backward/sorted errors: "4 1 2" (order), "2 4 1" (other)
+    assert scores["sorted_cost"] == pytest.approx(0.1)  # 3/6 - 2/5
+    # backward/sorted errors where the order foil is offered: "4 1 2" (order), "2 4 1", "7" (order), "3",
+    # and the invalid whole list (an error, not an order error): 2 of 5.
+    assert scores["order_error_share"] == pytest.approx(0.4)
 
 
 def test_repeating_as_presented_shows_the_reordering_costs():
-    # The prepotent player repeats the list where the copy is offered: every sorted item, the backward
-    # items whose option set holds the key's mirror image (20 of 100: 6 mirror sets in 20, 2 of 3 with the key
-    # in the pair); the key elsewhere.
+    # The prepotent player repeats the list where the copy is offered: the backward items whose option set
+    # holds the key's mirror image (20 of 100: 6 mirror sets in 20, 2 of 3 with the key in the pair), the
+    # sorted items that offer the symbol at the asked place as shown (~20%); the key elsewhere.
     docs = SPAN.generate(0, 300)
     scores = play(SPAN, "prepotent", docs, "gen")
     lured = sum(d["condition"] == "backward" and d["lure"] != -1 for d in docs)
+    copied = sum(d["condition"] == "sorted" and d["lure"] != -1 for d in docs)
     assert lured == 20 and scores["acc_backward"] == pytest.approx(1 - lured / 100)
-    assert scores["acc_forward"] == 1.0 and scores["acc_sorted"] == 0.0
-    assert scores["sorted_cost"] == 1.0 and scores["backward_cost"] == pytest.approx(lured / 100)
+    assert copied == 19 and scores["acc_sorted"] == pytest.approx(1 - copied / 100)
+    assert scores["acc_forward"] == 1.0
+    assert scores["sorted_cost"] == pytest.approx(copied / 100) and scores["backward_cost"] == pytest.approx(lured / 100)
     assert scores["order_error_share"] == 1.0
-    assert scores["span_forward"] == 9.0 and scores["span_sorted"] == 2.0
+    assert scores["span_forward"] == 9.0
 
 
 @pytest.mark.parametrize(
@@ -175,6 +237,15 @@ def test_repeating_as_presented_shows_the_reordering_costs():
 )
 def test_read_digit_sequences_strictly(answer, expected):
     assert SPAN.read(_doc("backward"), answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("4", 2), ("4.", 2), ("**4**", 2), (" 7 ", 0), ("3", -1), ("0 3 4 6 7", None), ("4 6", None), ("46", None),
+     ("four", None), ("", None), ("4 or 6", None), ("B", None)],
+)
+def test_read_one_symbol_on_sorted_items(answer, expected):
+    assert SPAN.read(_sorted_doc(), answer) == expected
 
 
 def test_read_letter_sequences_case_blind_and_rejects_words():
@@ -200,7 +271,11 @@ def test_longest_lists_are_drawn():
     for symbols, most in (("letters", 20), ("digits", 10)):
         params = SPAN.make_params({"symbols": symbols, "min_length": most, "max_length": most})
         docs = SPAN.generate(0, 6, params)
-        assert all(len(set(d["choices"])) == 3 and len(d["shown"].split(" ")) == most for d in docs)
+        lengths = [len(d["shown"].split(" ")) for d in docs]
+        assert all(len(set(d["choices"])) == 3 for d in docs)
+        # Sorted lists keep two symbols of the set out (sorted_length): the options' symbols are drawn
+        # among those that can be the smallest, middle or largest option at the asked place.
+        assert lengths == [most if d["condition"] != "sorted" else most - 2 for d in docs]
 
 
 def test_order_errors_count_only_where_the_copy_is_offered():
@@ -218,7 +293,22 @@ BACKWARD = ("Here is a list of 4 digits: 3, 8, 1, 5\nRepeat the digits in revers
 def test_repetition_picks_the_list_as_presented():
     assert HEURISTICS["repetition"].scores(BACKWARD, ["5 1 8 3", "3 8 1 5", "1 3 5 8"]) == [0.0, 1.0, 0.0]
     assert HEURISTICS["repetition"].scores(BACKWARD, ["5 1 8 3", "5 8 1 3", "1 3 5 8"]) is None
-    assert HEURISTICS["repetition"].conditions == ("backward", "sorted")
+    assert HEURISTICS["repetition"].conditions == ("backward",)
+
+
+SORTED = ("Here is a list of 5 digits: 6, 3, 7, 0, 4\nPut the digits in ascending order, from the smallest to the "
+          "largest. Which digit is then in the third position? Write only the digit.\nAnswer:")
+
+
+def test_copy_position_picks_the_symbol_at_the_asked_place_of_the_list_as_shown():
+    # Third place as shown: 7 (the key, the third smallest, is 4).
+    copy = HEURISTICS["copy_position"]
+    assert copy.scores(SORTED, ["7", "6", "4"]) == [1.0, 0.0, 0.0]
+    assert copy.scores(SORTED, ["3", "6", "4"]) is None  # the copy is no option
+    assert copy.scores(SORTED.replace("third", "fifth"), ["0", "4", "6"]) == [0.0, 1.0, 0.0]  # fifth as shown: 4
+    assert copy.scores(SORTED.replace("third", "sixth"), ["4", "0", "6"]) is None  # no sixth place in 5
+    assert copy.scores(BACKWARD, ["5 1 8 3", "3 8 1 5", "1 3 5 8"]) is None  # no place asked
+    assert copy.conditions == ("sorted",)
 
 
 def test_declared_heuristics_are_at_or_below_chance_in_their_conditions():
@@ -276,10 +366,28 @@ def test_no_rule_over_the_option_texts_finds_the_forward_or_backward_key(rule):
     assert max(accuracy["forward"], accuracy["backward"]) <= 1 / 3 + 0.05, accuracy
 
 
-def test_the_sorted_key_is_the_one_ascending_option():
-    # Not removable in the MC form: among orders of the same symbols one is ascending; ascending foils
-    # would have to change the symbols, which the stem tells apart. Pinned, so that a change shows.
-    assert accuracy_by_condition("span", _ascending, 11, 600)["sorted"] == 1.0
+def _place_in_options(stem, options):
+    """The option whose rank among the options matches the asked place's share of the list (the k-th
+    smallest of a list is, among three of its symbols, likely the smallest when k is small): 0.82 on
+    sorted items whose k could be 1 or the length (measured while redesigning, version 3.1)."""
+    if "position?" not in stem:
+        return None
+    n = int(re.search(r"list of (\d+)", stem).group(1))
+    k = ORDINALS.index(re.search(r"in the (\w+) position\?", stem).group(1)) + 1
+    ranks = sorted(options)
+    return [float(ranks.index(o) == round((k - 1) / (n - 1) * 2)) for o in options]
+
+
+def _not_the_copy(stem, options):
+    """Rule out the symbol at the asked place of the list as shown (offered in ~20% of the items)."""
+    return [1.0 - s for s in (HEURISTICS["copy_position"].scores(stem, options) or [0.0] * len(options))]
+
+
+@pytest.mark.parametrize("rule", [_ascending, _place_in_options, _not_the_copy, _central])
+def test_no_cheap_rule_finds_the_sorted_key(rule):
+    # Issue 28: "pick the ascending option" was 1.00 on version 3.0's sorted items (three orders of the list).
+    accuracy = accuracy_by_condition("span", rule, 11, 1800)
+    assert accuracy["sorted"] <= 1 / 3 + 0.05, accuracy
 
 
 def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_seeds():

@@ -4,24 +4,27 @@ Wechsler's digit span forward and backward, and the sorting demand of digit sequ
 and letter-number sequencing (WAIS-IV, Wechsler, 2008).
 
 Item: ``Here is a list of 5 digits: 3, 8, 1, 5, 2`` then the task of the condition, and
-the form of the answer (the symbols separated by spaces). Conditions cycle by index,
-and the length cycles from ``min_length`` to ``max_length`` underneath, so every
-(condition, length) pair has the same number of items (~14 each by default):
+the form of the answer. Conditions cycle by index, and the length cycles from ``min_length``
+to ``max_length`` underneath, so every (condition, length) pair has the same number of
+items (~14 each by default; sorted lists are clamped to their own range, below):
 
-* ``forward``: repeat the list as presented;
+* ``forward``: repeat the list as presented (the symbols separated by spaces);
 * ``backward``: repeat it from the last symbol to the first;
-* ``sorted``: repeat it in ascending (digits) or alphabetical (letters) order, the
-  re-ordering demand of letter-number sequencing (Gold et al., 1997).
+* ``sorted`` (version 3.1): put it in ascending (digits) or alphabetical (letters) order and
+  give the one symbol then at a stated place k, written as a word ("Which digit is then in
+  the third position?"), the re-ordering demand of letter-number sequencing (Gold et al.,
+  1997) asked as an order statistic: the k-th smallest symbol of the held list. k is an
+  inner place (3 .. length - 2) and a sorted list holds 5 .. (number of symbols - 2)
+  symbols: the cycled length clamped to that range (5-8 for digits, so lengths 3-5 give 5
+  and 8-9 give 8 by default).
 
-A list never repeats a symbol; a sorted-condition list is never monotone (its copy and its
-descending order must differ from the key).
-
-The list is shown with commas, the answers written with spaces.
+A list never repeats a symbol. The list is shown with commas, the answers written with spaces.
 
 Gen form: an open answer, read as a sequence of symbols separated by spaces and/or
 commas, or written contiguously ("3 8 1", "3, 8, 1", "381"); a well-formed sequence
 that is no choice is wrong (-1), anything else (words, hedges, two sequences) is
-invalid.
+invalid. A sorted item asks one symbol: a single symbol that is no option is wrong (-1),
+more than one symbol is invalid.
 
 MC form (version 3; issue 28: on version 2 the options were always the list as presented,
 reversed and sorted, so "rule out the copy and the ascending order" answered every backward
@@ -36,17 +39,23 @@ transposition, or the ascending order with its mirror image and a transposition
 one is sorted, central, mirrored, ...) finds the key more often than chance, in each condition;
 relative to the key the foils are plausible recall errors (a transposition of two neighbours,
 the copy, the wrong direction). The copy is a backward foil only in the items whose set holds
-the key's mirror image (~20%): ruling it out gains ~0.03. Sorted: the key is the ascending order;
-the foils are the list as presented (the prepotent repetition: the lure) and one of the
-descending order, the ascending order with two neighbours transposed, the copy with two
-neighbours transposed. Among orders of the same symbols exactly one is ascending, so in this
-condition the key is always the option that is ascending (value rank 0): an MC item cannot hide
-it, since foils that are ascending too must change the symbols, which the stem tells apart
-(recognising the ascending arrangement of the list is the sorting criterion; the gen form asks
-for it). The key's position cycles by index within each condition; the shortcut audit takes each
-condition as its own cell. Chance: 1/3. The **order foil** (``lure``) is the list as presented
-(backward where offered; sorted always); forward has none.
-Declared heuristics (:attr:`Span.heuristics`): ``repetition``, at or below chance.
+the key's mirror image (~20%): ruling it out gains ~0.03. Sorted (version 3.1; on version 3.0 the
+options were three orders of the list and the key the only ascending one, so "pick the ascending
+option" answered every sorted item without reading the list): the three options are symbols of
+the list, and the item is built around them (:func:`_sorted_options`): k drawn among the inner
+places, the option symbols drawn among those that can be the smallest, middle or largest of the
+three at that k, the key the one of value rank cycled by index (so neither k nor the options'
+values tell it: "pick the option whose rank among the options matches k / length" is at chance;
+with k free to be 1 or the length, the k-th smallest would be the smallest or largest option, and
+that rule scored 0.82), the list filled around the key, and the options' order of mention in
+the list a random permutation. In 20% of the sorted items (:data:`COPY_SHARE`) one foil is the
+**copy**: the symbol at place k of the list as shown, the order error of reporting in presented
+order; ruling it out (always offered, it would give 1/2) gains ~0.03. The key's position cycles
+by index within each condition; the shortcut audit takes each condition as its own cell.
+Chance: 1/3. The **order foil** (``lure``) is the list as presented (backward where offered), or
+the copy symbol (sorted, where offered); forward has none.
+Declared heuristics (:attr:`Span.heuristics`): ``repetition`` (backward) and ``copy_position``
+(sorted), at or below chance.
 
 Effects: ``span_forward`` / ``span_backward`` / ``span_sorted`` = the span score of the
 condition: the longest length L such that at least 2/3 of the items of every length
@@ -55,10 +64,10 @@ as in the WAIS); the shortest length minus 1 when the shortest fails; higher is
 better. ``backward_cost`` = acc(forward) - acc(backward) and ``sorted_cost`` =
 acc(forward) - acc(sorted): positive when re-ordering costs (lower is better).
 ``order_error_share`` = share of backward/sorted errors that repeat the list as
-presented, over the items that offer it. The ``prepotent`` player (repeats as presented where the
-copy is offered) scores forward 1, sorted 0 and backward ~0.8 (the copy is offered in ~20% of the
-backward items): sorted_cost 1, backward_cost ~0.2, spans max_length / ... / min_length - 1, order
-errors 1.
+presented (sorted: answer the symbol at place k of the list as shown), over the items that offer
+it. The ``prepotent`` player (gives the order foil where it is offered, else the key) scores
+forward 1, backward ~0.8 and sorted ~0.8 (the copy is offered in ~20% of the backward and ~20% of
+the sorted items): backward_cost ~0.2, sorted_cost ~0.2, order errors 1.
 """
 
 from __future__ import annotations
@@ -92,6 +101,10 @@ SET_CYCLE = ("mirror", "chain", "star", "chain", "star", "sorted_mirror", "chain
 #: similar to the copy): weighed so that the key is the most and the least typical option a third
 #: of the time each (measured: 0.32 / 0.34 on 3,000 draws).
 SORTED_FOILS = (0.4, 0.45, 0.15)
+#: Share of the sorted items that offer the copy (the symbol at the asked place of the list as shown):
+#: ruling it out (a reading of the list, not a sort) then gains a fifth of (1/2 - 1/3), ~0.03, as the
+#: copy in the backward condition.
+COPY_SHARE = 0.2
 #: The majority of a length's items that must be right for the span to reach it (2 of 3).
 SPAN_CRITERION = (2, 3)
 _SEPARATORS = re.compile(r"\s*[,\-\u2013\u2014]\s*|\s+")  # one comma or dash, or blanks
@@ -206,21 +219,90 @@ def set_design(index: int) -> tuple[str, int | None]:
     return kind, (rank + j // len(SET_CYCLE)) % N_OPTIONS
 
 
-def _sorted_options(rng: np.random.Generator, symbols: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
-    """(list, key, foils) of a sorted item: the key ascending; the foils the list as presented and one
-    of the descending order, the key with two neighbours transposed, the copy with two neighbours
-    transposed (:data:`SORTED_FOILS`)."""
-    key = sorted(symbols)
-    while True:
-        shown = [symbols[int(k)] for k in rng.permutation(len(symbols))]
-        if shown in (key, key[::-1]):
-            continue
-        spots = swap_spots(len(symbols))
-        i = spots[int(rng.integers(len(spots)))]
-        other = [key[::-1], _swap(key, i), _swap(shown, i)][int(rng.choice(3, p=SORTED_FOILS))]
-        if len({tuple(key), tuple(shown), tuple(other)}) == N_OPTIONS:
-            foils = [shown, other]
-            return shown, key, [foils[int(k)] for k in rng.permutation(2)]
+def sorted_length(length: int, symbols: str) -> int:
+    """The length of a sorted item's list: the cycled length kept within 5 .. (number of symbols - 2)
+    (:func:`_sorted_options` needs two list symbols on each side of the asked place, and two symbols
+    of the alphabet left out of the list: see there)."""
+    return min(max(length, 5), len(SYMBOLS[symbols]) - 2)
+
+
+def _sorted_options(rng: np.random.Generator, alphabet: str, length: int, rank: int) -> tuple[list[str], int, str, list[str]]:
+    """(list as shown, k, key, foils) of a sorted item, built around its options so that nothing the
+    options and the question show (k, the length, the option symbols, their value ranks and their order
+    of mention in the list) tells the key without sorting the list:
+
+    1. k, the asked place of the ascending order, is drawn from the inner places 3 .. length - 2, so that
+       the key (the k-th smallest) can be the smallest, the middle or the largest option at every k;
+    2. three option symbols are drawn among those that can take any of the three roles at that k
+       (alphabet indices k - 1 .. len(alphabet) - 1 - (length - k)), and the key is the one of value rank
+       ``rank`` among them (cycled by the caller): the key's value rank and symbol are independent of k;
+    3. the list is the options plus fillers, k - 1 - rank of them below the key and the rest above;
+    4. places: the copy foil (offered in :data:`COPY_SHARE` of the items: the order error, Thomas, Milner
+       & Haberlandt 2003) is put at place k of the list as shown; the key and the third option at random
+       places on either side, so that the options' order of mention is a random permutation, independent
+       of their roles (the copy first, middle or last of the three at random); the key is never at place k.
+    """
+    k = int(rng.integers(3, length - 1))
+    low, high = k - 1, len(alphabet) - 1 - (length - k)
+    triple = sorted(int(j) for j in rng.choice(np.arange(low, high + 1), N_OPTIONS, replace=False))
+    key = triple[rank]
+    others = [j for j in triple if j != key]
+    others = [others[int(j)] for j in rng.permutation(2)]
+    below = [j for j in range(key) if j not in triple]
+    above = [j for j in range(key + 1, len(alphabet)) if j not in triple]
+    n_below = k - 1 - rank
+    fillers = [below[int(j)] for j in rng.choice(len(below), n_below, replace=False)]
+    fillers += [above[int(j)] for j in rng.choice(len(above), length - N_OPTIONS - n_below, replace=False)]
+    shown: list[int | None] = [None] * length
+    before, after = list(range(k - 1)), list(range(k, length))
+    with_copy = bool(rng.random() < COPY_SHARE)
+    if with_copy:
+        shown[k - 1] = others[0]
+        # The copy's order of mention among the three (first, middle, last) at random: the key and the third
+        # option both after place k, one on each side, or both before it.
+        mention = int(rng.integers(N_OPTIONS))
+        sides = [after, after] if mention == 0 else [before, before] if mention == 2 else [before, after]
+        sides = [sides[int(j)] for j in rng.permutation(2)]
+        for symbol, side in zip((key, others[1]), sides):
+            spot = side.pop(int(rng.integers(len(side))))
+            shown[spot] = symbol
+        rest = [j for j in range(length) if shown[j] is None]
+        placed = [fillers[int(j)] for j in rng.permutation(len(fillers))]
+    else:
+        # No option at place k (a filler holds it): the copy is no option.
+        rest = [j for j in range(length) if j != k - 1]
+        rest = [rest[int(j)] for j in rng.permutation(len(rest))]
+        filler_at_k = fillers.pop(int(rng.integers(len(fillers))))
+        shown[k - 1] = filler_at_k
+        for symbol in (key, *others):
+            shown[rest.pop()] = symbol
+        placed = [fillers[int(j)] for j in rng.permutation(len(fillers))]
+    for spot, symbol in zip((j for j in range(length) if shown[j] is None), placed):
+        shown[spot] = symbol
+    return [alphabet[j] for j in shown], k, alphabet[key], [alphabet[j] for j in others]
+
+
+#: Ordinal words: the place asked in a sorted item is written as a word, so that no digit of the stem
+#: can be read as an option.
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+            "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+            "eighteenth", "nineteenth", "twentieth")
+_PLACE = re.compile(r"in the (\w+) position\?")
+
+
+def copy_position_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """The order error of a sorted item (Thomas, Milner & Haberlandt 2003: the list reported in presented
+    order): the symbol at the asked place k of the list *as shown* instead of the sorted list; None
+    where the stem asks no place or that symbol is no option."""
+    found, place = _LIST.search(stem), _PLACE.search(stem)
+    if found is None or place is None or place.group(1) not in ORDINALS:
+        return None
+    shown = [part.strip() for part in found.group(1).split(",")]
+    k = ORDINALS.index(place.group(1))
+    if k >= len(shown):
+        return None
+    scores = [float(o.strip() == shown[k]) for o in options]
+    return scores if any(scores) else None
 
 
 _LIST = re.compile(r"^Here is a list of \d+ \w+: ([^\n]+)$", re.MULTILINE)
@@ -244,10 +326,12 @@ class Span(Probe):
     Params = SpanParams
     conditions = CONDITIONS
     lure_conditions = ("backward", "sorted")
-    version = 3.0
+    version = 3.1
     heuristics = (
         Heuristic("repetition", "Thomas, Milner & Haberlandt 2003 (the list repeated in presented order)",
-                  repetition_scores, ("backward", "sorted")),
+                  repetition_scores, ("backward",)),
+        Heuristic("copy_position", "Thomas, Milner & Haberlandt 2003 (the asked place read off the list as presented)",
+                  copy_position_scores, ("sorted",)),
     )
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         **{f"span_{c}": ("lm_eval_cog.probes.span.span_score", True) for c in CONDITIONS},
@@ -263,28 +347,35 @@ class Span(Probe):
         # The key's position cycles within each condition (crossed with the length unless the number
         # of lengths is a multiple of 3: both cycles then move together, each still uniform).
         position = (index // len(CONDITIONS)) % N_OPTIONS
-        symbols = [SYMBOLS[params.symbols][int(k)] for k in rng.choice(len(SYMBOLS[params.symbols]), length, replace=False)]
+        place = 0  # the asked place k of a sorted item (1-based); 0 in the other conditions
         if condition == "sorted":
-            shown, key, foils = _sorted_options(rng, symbols)
+            # The key's value rank among the three options cycles within the condition (crossed with its
+            # position in the options: 9 items per cycle).
+            rank = (index // (len(CONDITIONS) * N_OPTIONS)) % N_OPTIONS
+            length = sorted_length(length, params.symbols)
+            shown, place, key_symbol, foil_symbols = _sorted_options(rng, SYMBOLS[params.symbols], length, rank)
+            key, foils = [key_symbol], [[f] for f in (foil_symbols[int(k)] for k in rng.permutation(2))]
         else:
             # The set first, the key one of its orders at random, the list derived from the key: the
             # set's make-up is the same whichever order is the key.
+            symbols = [SYMBOLS[params.symbols][int(k)] for k in rng.choice(len(SYMBOLS[params.symbols]), length, replace=False)]
             kind, role = set_design(index)
             options = option_set(rng, symbols, kind)
             key = options.pop(int(rng.integers(N_OPTIONS)) if role is None else role)
             foils = [options[int(k)] for k in rng.permutation(len(options))]
             shown = key if condition == "forward" else key[::-1]
         choices = [_fmt(o) for o in foils[:position] + [key] + foils[position:]]
-        copy = _fmt(shown)
+        copy = shown[place - 1] if condition == "sorted" else _fmt(shown)
         kind = "digits" if params.symbols == "digits" else "letters"
         return {
-            "prompt": self._prompt(condition, shown, kind),
+            "prompt": self._prompt(condition, shown, kind, place),
             "choices": choices,
             "gold": position,
             "condition": condition,
             "lure": choices.index(copy) if condition != "forward" and copy in choices else -1,
             "length": int(length),
-            "shown": copy,
+            "place": int(place),
+            "shown": _fmt(shown),
             "symbols": params.symbols,
         }
 
@@ -293,16 +384,18 @@ class Span(Probe):
         return doc["prompt"]
 
     @staticmethod
-    def _prompt(condition: str, shown: list[str], kind: str) -> str:
+    def _prompt(condition: str, shown: list[str], kind: str, place: int = 0) -> str:
         one = kind[:-1]
+        if condition == "sorted":
+            order = "ascending order, from the smallest to the largest" if kind == "digits" else "alphabetical order"
+            return (
+                f"Here is a list of {len(shown)} {kind}: {', '.join(shown)}\n"
+                f"Put the {kind} in {order}. Which {one} is then in the {ORDINALS[place - 1]} position? "
+                f"Write only the {one}."
+            )
         task = {
             "forward": f"Repeat the {kind} in the same order.",
             "backward": f"Repeat the {kind} in reverse order, from the last {one} to the first.",
-            "sorted": (
-                "Repeat the digits in ascending order, from the smallest to the largest."
-                if kind == "digits"
-                else "Repeat the letters in alphabetical order."
-            ),
         }[condition]
         return (
             f"Here is a list of {len(shown)} {kind}: {', '.join(shown)}\n"
@@ -312,13 +405,13 @@ class Span(Probe):
     def read(self, doc: dict[str, Any], answer: str) -> int | None:
         """A sequence of the probe's symbols (blanks, one comma or one dash between them,
         or nothing: "7 4 6", "7, 4, 6", "7-4-6", "746"): the choice it equals, -1 if none;
-        anything else is invalid (None)."""
+        anything else is invalid (None). A sorted item asks one symbol: a longer sequence is invalid."""
         text = normalize_answer(answer).upper()
         alphabet = SYMBOLS[doc["symbols"]]
         if not text or any(not part for part in _SEPARATORS.split(text)):
             return None
         symbols = _SEPARATORS.sub("", text)
-        if any(c not in alphabet for c in symbols):
+        if any(c not in alphabet for c in symbols) or (doc.get("condition") == "sorted" and len(symbols) != 1):
             return None
         for k, choice in enumerate(doc["choices"]):
             if choice.replace(" ", "") == symbols:
@@ -328,8 +421,6 @@ class Span(Probe):
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond = doc["condition"]
-
-
         return {
             **{f"span_{c}": (cond == c, doc["length"], correct) for c in CONDITIONS},
             "backward_cost": (difference_side(cond, "forward", "backward"), correct),
