@@ -1,0 +1,56 @@
+"""Every probe's items are distinct within a seed and nearly disjoint between seeds (issue 28).
+
+Within a seed no question stem repeats, even with other options: a repeated stem is a repeated
+question, so a model's one answer would count twice and the seed's item count would overstate its
+evidence. Between two seeds under 1% of the items are identical: a seed is meant as a fresh sample
+of the generator's space, and a space too small to give one is a defect of the generator (two seeds
+shared 42 identical Tower of London items before version 3). The stem is what the audit calls it
+(the prompt without its options listing: :func:`lm_eval_cog.audit.items.make_item`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.probes.core import REGISTRY, get_probe
+
+ITEMS = 300
+SEEDS = (1, 2)
+
+
+def _stem(doc: dict) -> str:
+    return make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"]).stem
+
+
+def _item(doc: dict) -> tuple:
+    return doc["prompt"], tuple(doc["choices"]), doc["gold"]
+
+
+#: Probes whose items are not yet redesigned for it (issue 28): strict xfails, so a fix shows as XPASS.
+KNOWN_REPEATS = {
+    "tower_london": "its 36 ball states repeat: stems repeat within a seed, seeds share ~24 of 300 items",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_REPEATS[n])) if n in KNOWN_REPEATS else n
+     for n in sorted(REGISTRY)],
+)
+def test_stems_are_distinct_within_a_seed_and_seeds_share_under_one_percent_of_items(name):
+    first, second = (get_probe(name).generate(seed, ITEMS) for seed in SEEDS)
+    for docs in (first, second):
+        repeated = [stem for stem, k in Counter(map(_stem, docs)).items() if k > 1]
+        assert not repeated, f"{name}: {len(repeated)} question stems repeat within a seed, e.g. {repeated[0]!r}"
+    shared = {_item(d) for d in first} & {_item(d) for d in second}
+    assert len(shared) < 0.01 * ITEMS, f"{name}: seeds {SEEDS} share {len(shared)} of {ITEMS} items"
+
+
+def test_the_stem_check_fails_on_a_repeated_question_with_other_options():
+    ask = "Complete the analogy: Norway is to Oslo as Kenya is to ?\nOptions: {}\nAnswer with one word."
+    a = {"prompt": ask.format("Nairobi, yen"), "choices": ["Nairobi", "yen"], "gold": 0, "condition": "x"}
+    b = {"prompt": ask.format("lira, Nairobi"), "choices": ["lira", "Nairobi"], "gold": 1, "condition": "x"}
+    assert _stem(a) == _stem(b) and _item(a) != _item(b)
