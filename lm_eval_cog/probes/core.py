@@ -50,6 +50,19 @@ def cycle(options: Sequence[str], index: int) -> str:
     return options[index % len(options)]
 
 
+def conflict_condition(index: int, k: int) -> tuple[str, int]:
+    """The condition of item ``index`` of a conflict probe (Stroop, flanker) whose items offer ``k``
+    responses, and its rank within that condition: blocks of 2k items, one congruent, 2k - 2
+    incongruent, one neutral, so the items a reader (who never resolves the conflict) gets right are
+    1/k of the task and reading scores chance on the headline."""
+    block, slot = divmod(index, 2 * k)
+    if slot == 0:
+        return "congruent", block
+    if slot == 2 * k - 1:
+        return "neutral", block
+    return "incongruent", block * (2 * k - 2) + slot - 1
+
+
 def place_options(rng: np.random.Generator, options: Sequence[str], key: str, key_at: int, lure: str | None,
                   lure_offset: int) -> list[str]:
     """``options`` in an item's order: the key at ``key_at``, the lure (None: none) ``lure_offset``

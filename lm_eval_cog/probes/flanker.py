@@ -40,7 +40,8 @@ congruent and neutral item and wrong on every incongruent one, so with condition
 thirds a reader scored 2/3 (0.83 with the two letters of an incongruent row tied) and the
 headline mostly rewarded reading. Now conditions cycle by index in blocks of 2 x
 ``options`` items: one congruent, then 2 x ``options`` - 2 incongruent, then one neutral
-(:func:`condition_of`), so the items that need no inhibition are 1/``options`` of the task
+(:func:`~lm_eval_cog.probes.core.conflict_condition`), so the
+items that need no inhibition are 1/``options`` of the task
 and a reader's expected accuracy (the ``prepotent`` player's) is exactly chance;
 ``acc_<condition>`` and the effects report each condition beside it. The shortcut audit
 pools congruent and incongruent cards into one cell (``audit_cells``: ``letter_flankers``),
@@ -71,7 +72,7 @@ import numpy as np
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, place_options
+from lm_eval_cog.probes.core import Probe, conflict_condition, place_options
 
 #: Consonants only: vowels read as words ("A", "I") or digits ("O").
 LETTERS = "BCDFGHJKLMNPRSTVXZ"
@@ -97,17 +98,6 @@ class FlankerParams:
         if self.options > 6:
             raise ValueError(f"flanker parameter 'options' must be in 3..6, got {self.options}")
 
-
-def condition_of(index: int, k: int) -> tuple[str, int]:
-    """The condition of item ``index`` with a response set of ``k`` letters and its rank within that
-    condition: blocks of 2k items, one congruent, 2k - 2 incongruent, one neutral (so the items a
-    reader gets right are 1/k of the task: see the module docstring)."""
-    block, slot = divmod(index, 2 * k)
-    if slot == 0:
-        return "congruent", block
-    if slot == 2 * k - 1:
-        return "neutral", block
-    return "incongruent", block * (2 * k - 2) + slot - 1
 
 
 def card_flankers(condition: str, targets: list[str], outsider: str, shift: int) -> list[str]:
@@ -156,7 +146,7 @@ class Flanker(Probe):
 
     def item(self, rng: np.random.Generator, params: FlankerParams, index: int) -> dict[str, Any]:
         k, f = params.options, params.flankers
-        condition, j = condition_of(index, k)
+        condition, j = conflict_condition(index, k)
         # Counterbalanced within each condition by independent digits of j (mixed radix).
         key_at = j % k
         asked = (j // k) % k  # 0-based row asked about

@@ -38,7 +38,8 @@ neutral item and wrong on every incongruent one, so with conditions in thirds a 
 scored 2/3 (0.83 with the word and ink of an incongruent entry tied) and the headline
 mostly rewarded reading. Now conditions cycle by index in blocks of 2 x ``colours``
 items: one congruent, then 2 x ``colours`` - 2 incongruent, then one neutral
-(:func:`condition_of`), so the items that need no inhibition are 1/``colours`` of the
+(:func:`~lm_eval_cog.probes.core.conflict_condition`), so the
+items that need no inhibition are 1/``colours`` of the
 task and a reader's expected accuracy (the ``prepotent`` player's) is exactly chance;
 ``acc_<condition>`` and the effects report each condition beside it. The shortcut audit
 pools congruent and incongruent cards into one cell (``audit_cells``: ``colour_words``),
@@ -67,7 +68,7 @@ import numpy as np
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, place_options
+from lm_eval_cog.probes.core import Probe, conflict_condition, place_options
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink")
 #: Neutral words: concrete nouns of 3-6 letters that name no colour.
@@ -96,17 +97,6 @@ def card_inks(rng: np.random.Generator, k: int) -> list[str]:
     key's alphabetical rank among the options is uniform, tied to nothing else)."""
     return [COLOURS[int(c)] for c in rng.permutation(len(COLOURS))[:k]]
 
-
-def condition_of(index: int, k: int) -> tuple[str, int]:
-    """The condition of item ``index`` on a card of ``k`` colours and its rank within that condition:
-    blocks of 2k items, one congruent, 2k - 2 incongruent, one neutral (so the items a reader gets
-    right are 1/k of the task: see the module docstring)."""
-    block, slot = divmod(index, 2 * k)
-    if slot == 0:
-        return "congruent", block
-    if slot == 2 * k - 1:
-        return "neutral", block
-    return "incongruent", block * (2 * k - 2) + slot - 1
 
 
 def card_words(rng: np.random.Generator, condition: str, inks: list[str], shift: int) -> list[str]:
@@ -162,7 +152,7 @@ class Stroop(Probe):
 
     def item(self, rng: np.random.Generator, params: StroopParams, index: int) -> dict[str, Any]:
         k = params.colours
-        condition, j = condition_of(index, k)
+        condition, j = conflict_condition(index, k)
         # Counterbalanced within each condition by independent digits of j (mixed radix).
         key_at = j % k
         asked = (j // k) % k  # 0-based position of the asked word on the card
