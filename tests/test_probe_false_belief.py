@@ -511,9 +511,3 @@ def test_no_surface_strategy_or_learned_detector_finds_a_key_in_any_condition():
     rows = flag(audit_task("cog_false_belief_mc", items((11, 12, 13), 280), train=items((14, 15), 140),
                            heuristics=())[0])
     assert not [r for r in rows if r.flagged], to_text([r for r in rows if r.flagged])
-
-
-def test_two_seeds_share_under_one_percent_of_their_items_and_stems_are_distinct_within_a_seed():
-    first, second = FB.generate(1, 300), FB.generate(2, 300)
-    assert len({d["prompt"].rsplit("\nOptions:", 1)[0] for d in first}) == 300
-    assert len({FB.identity(d) for d in first} & {FB.identity(d) for d in second}) < 3

@@ -5,7 +5,12 @@ question, so a model's one answer would count twice and the seed's item count wo
 evidence. Between two seeds under 1% of the items are identical: a seed is meant as a fresh sample
 of the generator's space, and a space too small to give one is a defect of the generator (two seeds
 shared 42 identical Tower of London items before version 3). The stem is what the audit calls it
-(the prompt without its options listing: :func:`lm_eval_cog.audit.items.make_item`).
+(the prompt without its options listing: :func:`lm_eval_cog.audit.items.make_item`). Two items are
+identical where the base :meth:`~lm_eval_cog.paradigms.probe_base.Probe.identity` says so: the same
+question, options and key, the options in any order (stricter than exact equality). Not a probe's own
+override: some count a question asked again with other options as the same item (analogy, trail
+making), which within a seed is right and between seeds is not "identical". The probes' own tests
+check their 1,200-item sets; this is the one test of stems and seeds.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections import Counter
 import pytest
 
 from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.paradigms.probe_base import Probe
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
 ITEMS = 300
@@ -25,12 +31,9 @@ def _stem(doc: dict) -> str:
     return make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"]).stem
 
 
-def _item(doc: dict) -> tuple:
-    return doc["prompt"], tuple(doc["choices"]), doc["gold"]
-
-
 #: Probes whose items are not yet redesigned for it (issue 28): strict xfails, so a fix shows as XPASS.
 KNOWN_REPEATS = {
+    "hanoi": "seeds 1 and 2 share 6 of 300 items (the same question and options in another order)",
     "tower_london": "its 36 ball states repeat: stems repeat within a seed, seeds share ~24 of 300 items",
 }
 
@@ -41,11 +44,12 @@ KNOWN_REPEATS = {
      for n in sorted(REGISTRY)],
 )
 def test_stems_are_distinct_within_a_seed_and_seeds_share_under_one_percent_of_items(name):
-    first, second = (get_probe(name).generate(seed, ITEMS) for seed in SEEDS)
+    probe = get_probe(name)
+    first, second = (probe.generate(seed, ITEMS) for seed in SEEDS)
     for docs in (first, second):
         repeated = [stem for stem, k in Counter(map(_stem, docs)).items() if k > 1]
         assert not repeated, f"{name}: {len(repeated)} question stems repeat within a seed, e.g. {repeated[0]!r}"
-    shared = {_item(d) for d in first} & {_item(d) for d in second}
+    shared = {Probe.identity(probe, d) for d in first} & {Probe.identity(probe, d) for d in second}
     assert len(shared) < 0.01 * ITEMS, f"{name}: seeds {SEEDS} share {len(shared)} of {ITEMS} items"
 
 
@@ -53,4 +57,14 @@ def test_the_stem_check_fails_on_a_repeated_question_with_other_options():
     ask = "Complete the analogy: Norway is to Oslo as Kenya is to ?\nOptions: {}\nAnswer with one word."
     a = {"prompt": ask.format("Nairobi, yen"), "choices": ["Nairobi", "yen"], "gold": 0, "condition": "x"}
     b = {"prompt": ask.format("lira, Nairobi"), "choices": ["lira", "Nairobi"], "gold": 1, "condition": "x"}
-    assert _stem(a) == _stem(b) and _item(a) != _item(b)
+    assert _stem(a) == _stem(b) and (a["prompt"], a["choices"]) != (b["prompt"], b["choices"])
+
+
+def test_items_with_reordered_options_count_as_shared_between_seeds():
+    probe = get_probe("gonogo")
+    doc = probe.generate(1, 1)[0]
+    order = list(reversed(range(len(doc["choices"]))))
+    choices = [doc["choices"][i] for i in order]
+    moved = {**doc, "choices": choices, "gold": order.index(doc["gold"]),
+             "prompt": doc["prompt"].replace(", ".join(doc["choices"]), ", ".join(choices))}
+    assert moved["prompt"] != doc["prompt"] and Probe.identity(probe, moved) == Probe.identity(probe, doc)

@@ -328,13 +328,6 @@ def test_the_keys_place_is_drawn_at_each_seed_not_set_by_the_index():
     assert abs(same - 0.25) < 0.1  # 200 items: 3 standard errors
 
 
-def test_question_stems_are_distinct_within_a_seed_and_rarely_shared_between_two():
-    one, two = INDUCTION.generate(1, 300), INDUCTION.generate(2, 300)
-    stems = [{d["prompt"].split("\nWhich of these")[0] for d in docs} for docs in (one, two)]
-    assert len(stems[0]) == len(stems[1]) == 300
-    assert len({INDUCTION.identity(d) for d in one} & {INDUCTION.identity(d) for d in two}) < 3  # under 1%
-
-
 def test_no_two_items_are_the_same_up_to_option_order():
     docs = INDUCTION.generate(3, 1200)
     assert len({INDUCTION.identity(d) for d in docs}) == 1200

@@ -26,20 +26,21 @@ SEQUENCE = re.compile(r"^Sequence: (.*) \?$", re.MULTILINE)
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand: 11..20 -> 21 (10 counts the wrong way from the start; O, D: the ends of a
-    # letter series E..N, as long, not shown); 91 T 92 U 93 V ends on a letter -> the number 94; the
-    # letter series would go on with W (the lure), S before its start, 90 before the numbers' start;
-    # 65 U .. Y 70 ends on a number -> the letter Z (T before the letters' start; 71 the lure, 64).
+    # Checked by hand: 104..113 -> 114 (103 counts the wrong way from the start; O, D: the ends of a
+    # letter series E..N, as long, not shown); 938 T 939 U 940 V ends on a letter -> the number 941;
+    # the letter series would go on with W (the lure), S before its start, 937 before the numbers'
+    # start; 690 U .. Y 695 ends on a number -> the letter Z (T before the letters' start; 696 the
+    # lure, 689).
     docs = TRAIL.generate(0, 3)
     assert [d["prompt"] for d in docs] == [
-        RULE + "Sequence: 11 12 13 14 15 16 17 18 19 20 ?\nWhich element comes next? Options: 21, 10, O, D.",
-        RULE + "Sequence: 91 T 92 U 93 V ?\nWhich element comes next? Options: 94, S, 90, W.",
-        RULE + "Sequence: 65 U 66 V 67 W 68 X 69 Y 70 ?\nWhich element comes next? Options: Z, T, 71, 64.",
+        RULE + "Sequence: 104 105 106 107 108 109 110 111 112 113 ?\nWhich element comes next? Options: 114, 103, O, D.",
+        RULE + "Sequence: 938 T 939 U 940 V ?\nWhich element comes next? Options: 941, S, 937, W.",
+        RULE + "Sequence: 690 U 691 V 692 W 693 X 694 Y 695 ?\nWhich element comes next? Options: Z, T, 696, 689.",
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        (["21", "10", "O", "D"], 0, "part_a", -1),
-        (["94", "S", "90", "W"], 0, "part_b", 3),
-        (["Z", "T", "71", "64"], 0, "part_b", 2),
+        (["114", "103", "O", "D"], 0, "part_a", -1),
+        (["941", "S", "937", "W"], 0, "part_b", 3),
+        (["Z", "T", "696", "689"], 0, "part_b", 2),
     ]
 
 
@@ -100,7 +101,7 @@ def test_options_are_the_two_unshown_neighbours_of_a_series_of_each_kind():
         assert by_kind[other][1] - by_kind[other][0] == len(series[other] or series[kind]) + 1
         if doc["condition"] == "part_b":
             assert by_kind[other] == sorted([_value(single)[1], series[other][0] - step])
-        assert all(len(c) == 2 for c in doc["choices"] if c.isdigit())
+        assert all(len(c) == 3 for c in doc["choices"] if c.isdigit())
 
 
 def test_key_position_value_rank_kind_and_direction_are_uniform_within_each_part():

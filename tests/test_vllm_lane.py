@@ -30,8 +30,8 @@ BIN = Path(sys.executable).parent
 ENGINE_ARGS = "enforce_eager=True,dtype=float32,max_model_len=4096,gpu_memory_utilization=0.5,block_size=32"
 #: Shorter WCST episodes than the tasks' own (CI's 2-core CPU): what these tests pin (one engine
 #: call per turn, the prefix cache, every episode completing through a server) holds at any length.
-KENNEDY_TRIALS = 10
-WCST_TRIALS = 32
+KENNEDY_TRIALS = 6
+WCST_TRIALS = 16
 # LM_EVAL_COG_TASKS_ONLY: only our tasks indexed (lm-eval's ~14,000 YAMLs cost ~12 s per start).
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "LM_EVAL_COG_TASKS_ONLY": "1"}
 
@@ -51,7 +51,7 @@ def samples(tmp: Path, task: str) -> list[dict]:
 
 
 def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
-    """`lm_eval --model vllm --tasks cog_wcst --limit 2`: whole episodes (32 trials), every turn's
+    """`lm_eval --model vllm --tasks cog_wcst --limit 2`: whole episodes (16 trials), every turn's
     cached tokens recorded, and most of each prompt served from vLLM's prefix cache."""
     results = run_lm_eval(
         tmp_path,
@@ -75,8 +75,8 @@ def test_lm_eval_vllm_plays_cog_wcst_with_the_prefix_cache(tmp_path):
 
 
 def test_vllm_model_makes_one_engine_generate_per_turn(monkeypatch):
-    """In process, with lm-eval's own VLLM model and its default batch_size 1: 10 turns of
-    cog_wcst_kennedy, 3 episodes each, are 10 engine calls of 3 prompts."""
+    """In process, with lm-eval's own VLLM model and its default batch_size 1: 6 turns of
+    cog_wcst_kennedy, 3 episodes each, are 6 engine calls of 3 prompts."""
     monkeypatch.setenv("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
     from lm_eval import simple_evaluate
     from lm_eval.models.vllm_causallms import VLLM

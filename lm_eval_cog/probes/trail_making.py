@@ -1,28 +1,30 @@
 """Trail-making analogue (Reitan, 1958; TMT A vs B): continue a counting sequence.
 
-Item: ``Sequence: 13 K 14 L 15 M 16 ?`` -- "Which element comes next?" with four options.
+Item: ``Sequence: 113 K 114 L 115 M 116 ?`` -- "Which element comes next?" with four options.
 The instructions (the same in both parts) say that a sequence counts one step at a
 time, up or down, through numbers only, through letters only, or alternating between
 a number and a letter with each series counting on its own, which makes the key
 unique. Conditions (in blocks of four by index: one part-A item, then three part-B items;
 :func:`condition_of`):
 
-* ``part_a``: one series (TMT part A): ``14 15 16 17 18 ?`` or, on every other part-A
+* ``part_a``: one series (TMT part A): ``514 515 516 517 518 ?`` or, on every other part-A
   item, letters ``F G H I ?``, so that the answer is a number in half of the items
   and a letter in the other half in both parts;
 * ``part_b``: number and letter series alternating, starting with a number (TMT part
-  B; the two series start independently, e.g. ``13 K 14 L``, so that neither can be
+  B; the two series start independently, e.g. ``213 K 214 L``, so that neither can be
   read off the other as in 1-A 2-B); ends on a number or on a letter, in turn.
 
-Every other pair of items counts down (``41 W 40 V 39 ?``): counting up, the key is
-the higher of the two options of its kind, counting down the lower. Numbers have two
-digits (10..99) and option letters run D..Z, so options of one kind have one length
-and the instructions' examples (1 2 3, A B C) name none of them.
+Every other pair of items counts down (``141 W 140 V 139 ?``): counting up, the key is
+the higher of the two options of its kind, counting down the lower. Numbers have three
+digits (100..999) and option letters run D..Z, so options of one kind have one length
+and the instructions' examples (1 2 3, A B C) name none of them. (Version 3.1: version
+3.0's two-digit numbers left so few series that two seeds shared 4 of 300 items up to
+option order; now under 1 in 300.)
 
 Options: two of each kind, none of them shown in the sequence: the key and the *reversal*
 element (its series one step before its first shown element: counting on the wrong way);
 the *single-series continuation* (part B: the next element of the series the shown
-sequence ended on, ignoring the alternation, e.g. "E" after ``... 14 D``; the lure) and
+sequence ended on, ignoring the alternation, e.g. "E" after ``... 114 D``; the lure) and
 the reversal element of that series. Part A has no second series: its other-kind pair
 comes in the same way from a series of that kind, as long, that is not shown. Each pair
 is thus the two ends of its series' range extended by one, and the range is drawn
@@ -70,7 +72,7 @@ LETTERS = string.ascii_uppercase
 #: Longest sequence shown.
 MAX_LENGTH = 16
 #: Values of numbers (all two-digit: options of one kind have one length).
-NUMBERS = (10, 99)
+NUMBERS = (100, 999)
 #: Values of option letters: D..Z, never A, B, C, which the instructions name (series may show them).
 OPTION_LETTERS = (4, 26)
 #: A sequence counts up or down (in turn by index): the key is the lower of its kind's two
@@ -155,7 +157,7 @@ class TrailMaking(Probe):
     ability = "flexibility"
     Params = TrailMakingParams
     conditions = CONDITIONS
-    version = 3.0
+    version = 3.1
     heuristics = (
         Heuristic("single_series", "Reitan 1958; Kortte, Horner & Windham 2002 (perseveration on one series)",
                   single_series_scores, ("part_b",)),
