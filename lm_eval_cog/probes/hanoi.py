@@ -40,7 +40,9 @@ from typing import Any
 import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes._tower_core import Puzzle, State, TowerProbe
+from lm_eval_cog.probes._tower_heuristics import move_pattern_scores
 
 PEGS = ("A", "B", "C")
 _MOVE = re.compile(r"^(?:move )?(?:the )?dis[ck] (\d+) from (?:peg )?([abc]) to (?:peg )?([abc])$")
@@ -81,6 +83,10 @@ def hanoi_puzzle(discs: int) -> Puzzle:
 class Hanoi(TowerProbe):
     name = "hanoi"
     Params = HanoiParams
+    heuristics = TowerProbe.heuristics + (
+        Heuristic("move_pattern", "Simon 1975 (the move-pattern strategy: the smallest disc moves on every other "
+                  "move)", move_pattern_scores),
+    )
 
     def puzzle_for(self, params: HanoiParams, rng: np.random.Generator) -> Puzzle:
         return hanoi_puzzle(int(rng.integers(params.min_discs, params.max_discs + 1)))
