@@ -166,7 +166,7 @@ RB_GROUP_MEMBERS = {
 # Short protocols keep CPU prefill within CI's budget; the full protocols are covered by the
 # scripted-agent tests. Every paradigm still plays several turns with feedback.
 SHORT = {"wpt": {"trials": 6, "estimate_from": 1}, "nback": {"trials": 6}, "igt": {"trials": 3},
-         "prlt": {"trials": 6}, "mbt": {"blocks": 3}, "wcst": {"trials": 12}}  # fmt: skip
+         "prlt": {"trials": 6}, "mbt": {"blocks": 3}, "wcst": {"trials": 6}}  # fmt: skip
 
 
 def test_smollm2_plays_every_reflection_bench_task_and_group_through_the_stock_cli(tmp_path, model):
