@@ -9,7 +9,7 @@ import re
 
 import pytest
 from tower_bfs import check_balance, check_items, other_optimal_plan
-from tower_strategies import accuracy_by_question
+from lm_eval_cog.audit.probes import accuracy_by_question
 
 from lm_eval_cog.probes.core import NO_ANSWER, get_probe
 from lm_eval_cog.probes.reference import aggregate, play

@@ -7,12 +7,16 @@ at the same seeds (with the same training seeds for the detectors).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from lm_eval_cog.audit.detectors import DETECTORS
 from lm_eval_cog.audit.items import AuditItem, make_item
 from lm_eval_cog.audit.run import audit_task
+from lm_eval_cog.audit.strategies import credit
 from lm_eval_cog.audit.table import DEFAULT_THRESHOLD, Row, flag
+from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import get_probe
 
 
@@ -47,3 +51,18 @@ def audit_probe_rows(name: str, seeds: Sequence[int], n: int, *, train_seeds: Se
     items = probe_items(name, seeds, n)
     train = probe_items(name, train_seeds, train_items or n) if train_seeds else None
     return audit_task(f"cog_{name}_mc", items, train=train, detectors=detectors if train_seeds else ())
+
+
+def accuracy_by_question(docs: Sequence[Mapping[str, Any]], heuristic: Heuristic) -> dict[str, tuple[float, float]]:
+    """(accuracy, chance) of ``heuristic`` per ``question`` field of ``docs`` (the towers' count / next /
+    plan, which the audit pools in one cell), credited as the audit credits it (a uniform guess where
+    it has no basis)."""
+    got: dict[str, list[float]] = defaultdict(list)
+    chance: dict[str, list[float]] = defaultdict(list)
+    for doc in docs:
+        item = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"])
+        scores = heuristic.scores(item.stem, item.options)
+        k = len(item.options)
+        got[doc["question"]].append(1.0 / k if scores is None else credit(list(scores), item.gold))
+        chance[doc["question"]].append(1.0 / k)
+    return {q: (sum(v) / len(v), sum(chance[q]) / len(chance[q])) for q, v in got.items()}

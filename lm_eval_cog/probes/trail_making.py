@@ -71,7 +71,7 @@ KINDS = ("number", "letter")
 LETTERS = string.ascii_uppercase
 #: Longest sequence shown.
 MAX_LENGTH = 16
-#: Values of numbers (all two-digit: options of one kind have one length).
+#: Values of numbers (all three-digit: options of one kind have one length).
 NUMBERS = (100, 999)
 #: Values of option letters: D..Z, never A, B, C, which the instructions name (series may show them).
 OPTION_LETTERS = (4, 26)
