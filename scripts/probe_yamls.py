@@ -140,6 +140,9 @@ def sync(out: Path, files: dict[str, str], marker: str, script: str, check: bool
     for name in orphans:
         (out / name).unlink()
         print(f"removed {where}/{name}")
+    if stale or orphans:
+        # A version in a YAML is pinned with its stimuli hash: the golden file must follow.
+        print("then run: python scripts/golden_stimuli.py --write (task versions are pinned there)")
     return 0
 
 if __name__ == "__main__":
