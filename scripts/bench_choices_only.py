@@ -9,7 +9,9 @@ A real lm-eval model scores each option after the options listing alone, the que
 probe (the pure generator, so no lm-eval task loading). Prints, per probe and audit cell, the
 accuracy, chance (mean of 1/k), the margin, and whether it is a shortcut by the audit's rule
 (margin > 0.05 and Holm-significant at 0.05 over all these rows). ``--out`` writes the rows as strict
-JSON for ``scripts/audit_table.py``. Too slow for CI on a CPU (see docs/static-probes.md for timings).
+JSON for ``scripts/audit_table.py``, with each item's credit (``credits``: per probe, in the order
+of :func:`~lm_eval_cog.audit.probes.probe_items`, seed by seed, so any later breakdown, e.g. by the
+towers' question, needs no model). Too slow for CI on a CPU (see docs/static-probes.md for timings).
 """
 
 from __future__ import annotations
@@ -49,14 +51,14 @@ def main() -> None:
         args.model_args = f"pretrained={model_dir()},dtype=float32"
     start = time.monotonic()
     lm = load_model(args.model, args.model_args, args.batch_size, args.device)
-    rows = []
+    rows, per_item = [], {}
     for name in sorted(args.probe or REGISTRY):
         items = probe_items(name, seeds, args.items)
-        credits = choices_only_credits(lm, args.model_args, items)
+        per_item[name] = credits = choices_only_credits(lm, args.model_args, items)
         rows += [r for r in audit_items(f"cog_{name}_mc", items, {CHOICES_ONLY: credits})
                  if r.strategy == CHOICES_ONLY]
         print(f"# {name}: {len(items)} items, {time.monotonic() - start:.0f} s", flush=True)
-        _write(args.out, seeds, args, flag(rows))  # after each probe: a long run keeps what it measured
+        _write(args.out, seeds, args, flag(rows), per_item)  # after each probe: a long run keeps what it measured
     rows = flag(rows)
     print(f"{'task':<26}{'cell':<16}{'n':>5}{'acc':>8}{'chance':>8}{'margin':>8}  verdict")
     for r in rows:
@@ -65,13 +67,14 @@ def main() -> None:
     above = sorted({r.task for r in rows if r.margin > 0.05})
     print(f"# {time.monotonic() - start:.0f} s; seeds {list(seeds)}, {args.items} items each; "
           f"cells above chance + 0.05 in: {', '.join(above) or 'none'}; flagged: {sum(r.flagged for r in rows)}")
-    _write(args.out, seeds, args, rows)
+    _write(args.out, seeds, args, rows, per_item)
 
 
-def _write(out: str | None, seeds: tuple[int, ...], args: argparse.Namespace, rows: list) -> None:
+def _write(out: str | None, seeds: tuple[int, ...], args: argparse.Namespace, rows: list,
+           per_item: dict[str, list[float]]) -> None:
     if out:
         doc = {"seeds": list(seeds), "items": args.items, "model_args": args.model_args,
-               "rows": [asdict(r) for r in rows]}
+               "rows": [asdict(r) for r in rows], "credits": per_item}
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(dumps(doc, indent=1))
 

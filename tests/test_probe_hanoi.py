@@ -184,9 +184,9 @@ def test_gen_metrics_on_hand_built_answers():
     scores = aggregate(HANOI, _gen_rows(answers))
     # acc: docs 0 and 6 of 8 -> 0.25; invalid: doc 2 -> 1/8.
     assert scores["acc"] == 0.25 and scores["invalid_rate"] == 1 / 8
-    # depth_cost: d2 (docs 0, 6, 12) 1, 1, 0 -> 2/3; d7 (5, 11, 35) 0, 0, 0 -> 0.
-    assert scores["depth_cost"] == pytest.approx(2 / 3)
-    assert scores["acc_d2"] == pytest.approx(2 / 3) and scores["acc_d7"] == 0.0
+    # depth_cost over next and plan items: d2 (docs 6, 12) 1, 0 -> 1/2; d7 (11, 35) 0, 0 -> 0.
+    assert scores["depth_cost"] == pytest.approx(1 / 2)
+    assert scores["acc_d2"] == pytest.approx(1 / 2) and scores["acc_d7"] == 0.0
     # count: docs 0, 1, 2, 5 -> 1/4; next: docs 6, 11 -> 1/2.
     assert scores["count_acc"] == 0.25 and scores["next_move_acc"] == 0.5
     # plans: doc 12 valid with 2 extra moves, doc 35 short of the goal -> valid 1/2, optimal 0, excess 2/1.
@@ -215,11 +215,11 @@ def test_mc_metrics_on_hand_built_log_likelihoods():
 def test_myopic_player_is_right_where_it_has_no_error_to_make():
     docs = _docs(0, 360)
     scores = play(HANOI, "prepotent", docs, "gen")
-    d7 = [d for d in docs if d["condition"] == "d7"]
+    d7 = [d for d in docs if d["condition"] == "d7" and d["question"] != "count"]
     unlured = sum(d["lure"] == -1 for d in d7) / len(d7)
-    # d2 has no lures; the player picks the lure wherever there is one.
+    # d2 has no lures; the player picks the lure wherever there is one (depth metrics: next and plan items).
     assert scores["acc_d2"] == 1.0
-    assert scores["acc_d7"] == pytest.approx(unlured) and unlured < 0.6
+    assert scores["acc_d7"] == pytest.approx(unlured) and unlured < 0.8  # so a depth cost over 0.2
     assert scores["depth_cost"] == pytest.approx(1 - unlured)
     assert scores["greedy_error_share"] == 1.0 and scores["excess_moves"] == 0.0
     plans = [d for d in docs if d["question"] == "plan"]
@@ -233,6 +233,27 @@ def test_random_player_meets_chance_per_question():
     chance = sum(1 / len(d["choices"]) for d in docs) / len(docs)
     assert scores["acc_chance"] == pytest.approx(chance)
     assert abs(scores["count_acc"] - 1 / 6) < 3.5 * math.sqrt(1 / 6 * 5 / 6 / 120)
+
+
+@pytest.mark.parametrize("name", ["hanoi", "tower_london"])
+def test_a_fixed_answer_makes_no_depth_cost(name):
+    # A count item at depth d is keyed "d": answering "2" to every count item (and the first option
+    # elsewhere, as a blind model with one preference does) is right on every d2 count item and no d7 one.
+    probe = get_probe(name)
+    docs = probe.generate(0, 360)
+    preds = [d["choices"].index("2") if d["question"] == "count" else 0 for d in docs]
+    scores = aggregate(probe, [probe.score(d, p) for d, p in zip(docs, preds)])
+
+    def acc(depth, questions):
+        cell = [p == d["gold"] for d, p in zip(docs, preds) if d["condition"] == depth and d["question"] in questions]
+        return sum(cell) / len(cell)
+
+    with_counts = acc("d2", ("count", "next", "plan")) - acc("d7", ("count", "next", "plan"))
+    assert with_counts > 0.3  # what depth_cost read before version 2.2
+    assert scores["acc_d2"] == acc("d2", ("next", "plan")) and scores["acc_d7"] == acc("d7", ("next", "plan"))
+    # Each (depth, question) cell of 20 items has the key at each place once per block of k items.
+    assert scores["depth_cost"] == pytest.approx(acc("d2", ("next", "plan")) - acc("d7", ("next", "plan")))
+    assert abs(scores["depth_cost"]) <= 1 / 20
 
 
 @pytest.mark.parametrize(

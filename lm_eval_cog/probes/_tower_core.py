@@ -63,7 +63,7 @@ from lm_eval_cog.probes._tower_heuristics import (
     goal_position_scores,
     misplaced_count_scores,
 )
-from lm_eval_cog.probes.aggregations import difference_side
+from lm_eval_cog.probes.aggregations import NEITHER, difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
 from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
 
@@ -542,7 +542,7 @@ class TowerProbe(Probe):
     # At depth 2 the myopic answer is always right (2 pieces misplaced; a piece moved
     # twice or a premature goal move would make the problem longer): no lures.
     lure_conditions = CONDITIONS[1:]
-    version = 2.1
+    version = 2.2
     default_items = 360  # 6 depths x 3 questions x 20: every cell balanced
     # The depth is the key of every count item ("4" at d4): the audit pools the depths, where each
     # count is the key of a sixth of the count items (next and plan items are balanced by construction).
@@ -794,6 +794,15 @@ class TowerProbe(Probe):
         return len(plan) - doc["min_moves"] if end == goal else None
 
     # -- scores -----------------------------------------------------------------------
+    def score(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
+        out = super().score(doc, pred)
+        if doc["question"] == "count":
+            # A count item at depth d is keyed "d": one fixed answer ("2") would be right at d2 and wrong at
+            # d7, a depth effect of response bias (the choices-only LM showed 0.35). The depth metrics
+            # (acc_<depth>, depth_cost) read the next-move and plan items, balanced within each depth.
+            del out[f"acc_{doc['condition']}"]
+        return out
+
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         excess = None
         if doc["question"] == "plan" and pred is not None and pred >= 0 and doc["plan_excess"][pred] >= 0:
@@ -823,7 +832,7 @@ class TowerProbe(Probe):
     def _values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond, question = doc["condition"], doc["question"]
-        side = difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
+        side = NEITHER if question == "count" else difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
         return {
             "depth_cost": (side, correct),
             "count_acc": (question == "count", correct),

@@ -22,8 +22,9 @@ such a move on the way (then heads for the goal, and falls short of it). Where t
 myopic solver has no such error to make (shallow problems always), the item has no lure.
 
 Effects (signs: a cost is positive when deep / lured items are harder):
-``depth_cost`` = acc(d2) - acc(d7); ``count_acc``, ``next_move_acc``: accuracy of
-one question; ``valid_plan_rate`` = share of plan answers that are legal and reach
+``depth_cost`` = acc(d2) - acc(d7), which, like ``acc_d2``..``acc_d7``, reads the next-move
+and plan items only (a count item at depth d is keyed "d": a fixed answer would make a depth
+effect); ``count_acc``, ``next_move_acc``: accuracy of one question; ``valid_plan_rate`` = share of plan answers that are legal and reach
 the goal; ``optimal_plan_rate`` = share that do so in the minimal number of moves;
 ``excess_moves`` = mean moves beyond the minimum over valid plans (in the MC form every
 foil plan is invalid, so there valid = optimal = correct and excess 0);

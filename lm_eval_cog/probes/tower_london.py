@@ -9,7 +9,8 @@ conditions, lures and effects are those of :mod:`lm_eval_cog.probes.hanoi` (see
 :mod:`lm_eval_cog.probes._tower_core`): ``count`` the minimal number of moves,
 ``next`` the first move of a shortest plan (written ``black ball from peg 1 to peg 3``),
 ``plan`` a full shortest plan; conditions ``d2``..``d7`` (the minimal number of
-moves); effects ``depth_cost`` = acc(d2) - acc(d7), ``count_acc``, ``next_move_acc``,
+moves); effects ``depth_cost`` = acc(d2) - acc(d7) (it and ``acc_<depth>`` over the next-move
+and plan items), ``count_acc``, ``next_move_acc``,
 ``valid_plan_rate``, ``optimal_plan_rate``, ``excess_moves`` (mean over valid plans),
 ``greedy_error_share``. The lures follow the goal-directed, myopic solver whose
 errors define the task's "counterintuitive moves" (Goel & Grafman, 1995; Ward &
