@@ -10,6 +10,7 @@ import re
 import pytest
 from tower_bfs import check_balance, check_items, other_optimal_plan
 from lm_eval_cog.audit.probes import accuracy_by_question
+from lm_eval_cog.paradigms.probe_base import Heuristic
 
 from lm_eval_cog.probes.core import NO_ANSWER, get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -360,3 +361,13 @@ def test_move_pattern_wants_the_smallest_disc_on_every_other_move():
     assert HEURISTICS["move_pattern"].scores(_stem(START, GOAL), plans) == [1.0, 1.0, 0.0, 0.0]
     london = "  peg 1: black\n  peg 2: green\n  peg 3: white"
     assert HEURISTICS["move_pattern"].scores(_stem(london, london), ["black ball from peg 1 to peg 2"]) is None
+
+
+def test_the_move_onto_one_peg_is_at_chance_on_next_moves():
+    # The Tower of London's twin is a strict xfail (its key goes onto peg 2 in ~46% of next moves).
+    docs = _docs(21, 360) + _docs(22, 360)
+    for peg in "ABC":
+        onto = Heuristic(f"onto_{peg}", "a surface rule: the move that ends on one peg",
+                         lambda stem, options, peg=peg: [float(o.endswith(f"to {peg}")) for o in options])
+        acc, chance = accuracy_by_question(docs, onto)["next"]
+        assert acc <= chance + 0.05, (peg, acc, chance)
