@@ -34,7 +34,7 @@ def test_smollm2_runs_cog_static_with_per_condition_metrics_and_group_scores(tmp
     results = json.loads(Path(path).read_text())["results"]
     for name in REGISTRY:
         probe = get_probe(name)
-        seen = {d["condition"] for d in probe.generate(1234, LIMIT)}
+        seen = {probe.scored_condition(d) for d in probe.generate(1234, LIMIT)} - {None}
         for form, key in (("mc", "none"), ("gen", "answer_line")):
             got = results[f"cog_{name}_{form}"]
             assert 0.0 <= got[f"acc,{key}"] <= 1.0

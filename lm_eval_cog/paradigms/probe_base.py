@@ -282,13 +282,19 @@ class Probe:
         names += [f"lure_margin_{c}" for c in self.lure_conditions] if form == "mc" else []
         return names + list(self.effects)
 
+    def scored_condition(self, doc: Mapping[str, Any]) -> str | None:
+        """The condition whose ``acc_<condition>`` the document counts in: its own (default), or None
+        where a probe keeps a kind of item out of the per-condition accuracies."""
+        return doc["condition"]
+
     def score(self, doc: Mapping[str, Any], pred: int | None) -> dict[str, Any]:
         """Metrics of one answer (``pred``: choice index, -1 other, None invalid)."""
         correct = float(pred == doc["gold"])
+        scored = self.scored_condition(doc)
         return {
             "acc": correct,
             "acc_chance": 1.0 / len(doc["choices"]),
-            f"acc_{doc['condition']}": correct,
+            **({f"acc_{scored}": correct} if scored is not None else {}),
             **self.effect_values(doc, pred),
         }
 

@@ -794,14 +794,11 @@ class TowerProbe(Probe):
         return len(plan) - doc["min_moves"] if end == goal else None
 
     # -- scores -----------------------------------------------------------------------
-    def score(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
-        out = super().score(doc, pred)
-        if doc["question"] == "count":
-            # A count item at depth d is keyed "d": one fixed answer ("2") would be right at d2 and wrong at
-            # d7, a depth effect of response bias (the choices-only LM showed 0.35). The depth metrics
-            # (acc_<depth>, depth_cost) read the next-move and plan items, balanced within each depth.
-            del out[f"acc_{doc['condition']}"]
-        return out
+    def scored_condition(self, doc: dict[str, Any]) -> str | None:
+        # A count item at depth d is keyed "d": one fixed answer ("2") would be right at d2 and wrong at
+        # d7, a depth effect of response bias (the choices-only LM showed 0.35). The depth metrics
+        # (acc_<depth>, depth_cost) read the next-move and plan items, balanced within each depth.
+        return None if doc["question"] == "count" else doc["condition"]
 
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         excess = None
@@ -832,7 +829,7 @@ class TowerProbe(Probe):
     def _values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
         cond, question = doc["condition"], doc["question"]
-        side = NEITHER if question == "count" else difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
+        side = NEITHER if self.scored_condition(doc) is None else difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
         return {
             "depth_cost": (side, correct),
             "count_acc": (question == "count", correct),
