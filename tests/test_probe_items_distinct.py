@@ -20,6 +20,7 @@ from collections import Counter
 import pytest
 
 from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.probes import effective_pool
 from lm_eval_cog.paradigms.probe_base import Probe
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
@@ -68,3 +69,10 @@ def test_items_with_reordered_options_count_as_shared_between_seeds():
     moved = {**doc, "choices": choices, "gold": order.index(doc["gold"]),
              "prompt": doc["prompt"].replace(", ".join(doc["choices"]), ", ".join(choices))}
     assert moved["prompt"] != doc["prompt"] and Probe.identity(probe, moved) == Probe.identity(probe, doc)
+
+
+def test_effective_pool_is_the_birthday_count_of_repeats():
+    # 4 draws, one pair equal: 4² / (2 x 1) = 8; 3 equal draws make 3 pairs: 3² / 6 = 1.5.
+    assert effective_pool(["a", "a", "b", "c"]) == 8.0
+    assert effective_pool(["a", "a", "a"]) == 1.5
+    assert effective_pool(["a", "b", "c"]) == float("inf")

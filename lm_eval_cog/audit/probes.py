@@ -7,7 +7,8 @@ at the same seeds (with the same training seeds for the detectors).
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,3 +67,14 @@ def accuracy_by_question(docs: Sequence[Mapping[str, Any]], heuristic: Heuristic
         got[doc["question"]].append(1.0 / k if scores is None else credit(list(scores), item.gold))
         chance[doc["question"]].append(1.0 / k)
     return {q: (sum(v) / len(v), sum(chance[q]) / len(chance[q])) for q, v in got.items()}
+
+
+def effective_pool(stems: Sequence[str]) -> float:
+    """How many distinct questions a generator effectively draws from, estimated from the repeats among
+    ``stems`` drawn independently (e.g. one cell's items over many seeds): n² / (2 x the pairs of equal
+    stems), the birthday-problem count that also holds for unequal draw probabilities (it is then the
+    inverse of the chance that two draws coincide). Infinite when no two coincide.
+
+    Two seeds of n items each are expected to share about n² / pool of them."""
+    pairs = sum(k * (k - 1) // 2 for k in Counter(stems).values())
+    return len(stems) ** 2 / (2 * pairs) if pairs else math.inf
