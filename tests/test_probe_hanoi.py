@@ -363,11 +363,18 @@ def test_move_pattern_wants_the_smallest_disc_on_every_other_move():
     assert HEURISTICS["move_pattern"].scores(_stem(london, london), ["black ball from peg 1 to peg 2"]) is None
 
 
-def test_the_move_onto_one_peg_is_at_chance_on_next_moves():
-    # The Tower of London's twin is a strict xfail (its key goes onto peg 2 in ~46% of next moves).
-    docs = _docs(21, 360) + _docs(22, 360)
-    for peg in "ABC":
+
+@pytest.mark.parametrize("name", [
+    "hanoi",
+    pytest.param("tower_london", marks=pytest.mark.xfail(
+        strict=True, reason="issue 28: on next moves the key goes onto peg 2 (the buffer) in ~46% of items: "
+        "'the move onto peg 2' 0.42 vs 1/3 (seeds 21-22, v2.2); the choices-only LM 0.43")),
+])
+def test_the_move_onto_one_peg_is_at_chance_on_next_moves(name):
+    probe = get_probe(name)
+    docs = probe.generate(21, 360) + probe.generate(22, 360)
+    for peg in probe.puzzle_of(docs[0]).peg_names:  # a move's text ends with its target peg's name
         onto = Heuristic(f"onto_{peg}", "a surface rule: the move that ends on one peg",
-                         lambda stem, options, peg=peg: [float(o.endswith(f"to {peg}")) for o in options])
+                         lambda stem, options, peg=peg: [float(o.split()[-1] == peg) for o in options])
         acc, chance = accuracy_by_question(docs, onto)["next"]
         assert acc <= chance + 0.05, (peg, acc, chance)

@@ -63,7 +63,7 @@ from lm_eval_cog.probes._tower_heuristics import (
     goal_position_scores,
     misplaced_count_scores,
 )
-from lm_eval_cog.probes.aggregations import NEITHER, difference_side
+from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
 from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
 
@@ -828,8 +828,8 @@ class TowerProbe(Probe):
 
     def _values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
         correct = float(pred == doc["gold"])
-        cond, question = doc["condition"], doc["question"]
-        side = NEITHER if self.scored_condition(doc) is None else difference_side(cond, CONDITIONS[0], CONDITIONS[-1])
+        question = doc["question"]
+        side = difference_side(self.scored_condition(doc), CONDITIONS[0], CONDITIONS[-1])
         return {
             "depth_cost": (side, correct),
             "count_acc": (question == "count", correct),
