@@ -17,8 +17,7 @@ import argparse
 import json
 from collections import defaultdict
 
-from lm_eval_cog.audit.items import make_item
-from lm_eval_cog.audit.probes import effective_pool
+from lm_eval_cog.audit.probes import doc_item, effective_pool
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
 
@@ -50,8 +49,7 @@ def main() -> None:
     cells: dict[str, list[str]] = defaultdict(list)
     for seed in args.seeds:
         for doc in probe.generate(seed, items, params):
-            # The question without its options listing, as the audit and the stems test read it.
-            stem = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"]).stem
+            stem = doc_item(doc).stem  # the question without its options listing, as the stems test reads it
             cells[" ".join(filter(None, (doc.get("question"), doc["condition"])))].append(stem)
     expected = 0.0
     print(f"{args.probe}: seeds {args.seeds[0]}-{args.seeds[-1]} x {items} items")

@@ -2,7 +2,7 @@
 probe's items, per condition: the tests of the probes' declared heuristics and of the strategies of
 issue 28's table use it.
 
-The items are cut as the shortcut audit cuts them (:func:`lm_eval_cog.audit.items.make_item`), and a
+The items are cut as the shortcut audit cuts them (:func:`lm_eval_cog.audit.probes.doc_item`), and a
 strategy's scores are credited as the audit credits them (the best-scored option, ties split evenly;
 ``None``: a uniform guess), so a figure here is the figure the audit would report for that strategy.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
-from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.probes import doc_item
 from lm_eval_cog.audit.strategies import credit
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import get_probe
@@ -27,7 +27,7 @@ def accuracy_by_condition(name: str, scores: Scores | Heuristic, seeds: int | Se
     credits: dict[str, list[float]] = defaultdict(list)
     seeds = [seeds] if isinstance(seeds, int) else list(seeds)
     for doc in (d for seed in seeds for d in get_probe(name).generate(seed, n)):
-        item = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"])
+        item = doc_item(doc)
         got = play(item.stem, item.options)
         value = 1.0 / len(item.options) if got is None else credit(list(got), item.gold)
         credits[doc["condition"]].append(value)

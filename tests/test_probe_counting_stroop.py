@@ -257,13 +257,12 @@ def test_no_blind_strategy_beats_chance_in_any_condition_but_word_reading_where_
     # The audit pools congruent and incongruent cards (word reading is right / wrong there by design);
     # here every condition is its own cell: surface strategies, word reading, and the learned detectors
     # trained on seeds 14-15.
-    from lm_eval_cog.audit.items import make_item
+    from lm_eval_cog.audit.probes import doc_item
     from lm_eval_cog.audit.run import audit_task
     from lm_eval_cog.audit.table import flag
 
     def items(seeds, n):
-        return [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], d["condition"], d["condition"])
-                for seed in seeds for d in PROBE.generate(seed, n)]
+        return [doc_item(d) for seed in seeds for d in PROBE.generate(seed, n)]
 
     rows = flag(audit_task("cog_counting_stroop_mc", items((11, 12, 13), 400), train=items((14, 15), 200))[0])
     flagged = {(r.condition, r.strategy) for r in rows if r.flagged}

@@ -462,12 +462,12 @@ def _last_location(stem, options):
 
 def _headline(docs, scores):
     """Mean credit of a stem/options strategy over ``docs``, cut and credited as the audit does."""
-    from lm_eval_cog.audit.items import make_item
+    from lm_eval_cog.audit.probes import doc_item
     from lm_eval_cog.audit.strategies import credit
 
     total = 0.0
     for doc in docs:
-        item = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"])
+        item = doc_item(doc)
         got = scores(item.stem, item.options)
         total += 1 / len(item.options) if got is None else credit(list(got), item.gold)
     return total / len(docs)
@@ -500,13 +500,12 @@ def test_no_surface_strategy_or_learned_detector_finds_a_key_in_any_condition():
     # The audit pools the conditions (each fixes its key's role, so the declared heuristics are right or
     # wrong there by design); here each condition is its own cell, for the surface strategies and the
     # detectors trained on seeds 14-15.
-    from lm_eval_cog.audit.items import make_item
+    from lm_eval_cog.audit.probes import doc_item
     from lm_eval_cog.audit.run import audit_task
     from lm_eval_cog.audit.table import flag, to_text
 
     def items(seeds, n):
-        return [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], d["condition"], d["condition"])
-                for seed in seeds for d in FB.generate(seed, n)]
+        return [doc_item(d) for seed in seeds for d in FB.generate(seed, n)]
 
     rows = flag(audit_task("cog_false_belief_mc", items((11, 12, 13), 280), train=items((14, 15), 140),
                            heuristics=())[0])

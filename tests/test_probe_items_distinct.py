@@ -5,7 +5,7 @@ question, so a model's one answer would count twice and the seed's item count wo
 evidence. Between two seeds under 1% of the items are identical: a seed is meant as a fresh sample
 of the generator's space, and a space too small to give one is a defect of the generator (two seeds
 shared 42 identical Tower of London items before version 3). The stem is what the audit calls it
-(the prompt without its options listing: :func:`lm_eval_cog.audit.items.make_item`). Two items are
+(the prompt without its options listing: :func:`lm_eval_cog.audit.probes.doc_item`). Two items are
 identical where the base :meth:`~lm_eval_cog.paradigms.probe_base.Probe.identity` says so: the same
 question, options and key, the options in any order (stricter than exact equality). Not a probe's own
 override: some count a question asked again with other options as the same item (analogy, trail
@@ -19,8 +19,7 @@ from collections import Counter
 
 import pytest
 
-from lm_eval_cog.audit.items import make_item
-from lm_eval_cog.audit.probes import effective_pool
+from lm_eval_cog.audit.probes import doc_item, effective_pool
 from lm_eval_cog.paradigms.probe_base import Probe
 from lm_eval_cog.probes.core import REGISTRY, get_probe
 
@@ -29,7 +28,7 @@ SEEDS = (1, 2)
 
 
 def _stem(doc: dict) -> str:
-    return make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"]).stem
+    return doc_item(doc).stem
 
 
 #: Probes whose items are not yet redesigned for it (issue 28): strict xfails, so a fix shows as XPASS.

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.probes import doc_item
 from lm_eval_cog.audit.strategies import credit, majority_text_scores
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -365,7 +365,7 @@ def test_every_option_text_is_the_key_a_quarter_of_the_times_it_is_offered():
         group = docs[g : g + 4]
         assert len({frozenset(d["choices"]) for d in group}) == 1
         assert {d["choices"][d["gold"]] for d in group} == set(group[0]["choices"])
-    items = [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], d["condition"]) for d in docs]
+    items = [doc_item(d) for d in docs]
     scores = majority_text_scores(items)
     blind = [0.25 if s is None else credit(s, item.gold) for s, item in zip(scores, items)]
     assert sum(blind) / len(blind) < 0.25 + 0.03

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from lm_eval_cog.audit.items import make_item
+from lm_eval_cog.audit.probes import doc_item
 from lm_eval_cog.audit.strategies import credit, majority_text_scores, natural_key
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -194,8 +194,7 @@ def test_no_option_text_tells_the_key_across_items():
     assert len(shown) == 26 and min(shown.values()) >= 30
     assert all(abs(in_key[c] / n - 0.5) < 3.5 * math.sqrt(0.25 / n) for c, n in shown.items())
     for condition in WASON.conditions:
-        items = [make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], condition)
-                 for d in docs if d["condition"] == condition]
+        items = [doc_item(d) for d in docs if d["condition"] == condition]
         blind = [0.25 if s is None else credit(s, item.gold) for s, item in zip(majority_text_scores(items), items)]
         assert sum(blind) / len(blind) < 0.25 + 0.03
 

@@ -21,16 +21,19 @@ from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.core import get_probe
 
 
+def doc_item(doc: Mapping[str, Any], condition: str | None = None) -> AuditItem:
+    """The audit item of a probe document as the ``_mc`` form shows it (its prompt + "\\nAnswer:"), in
+    ``condition`` (default: the document's own). Its ``stem`` is the question without its options
+    listing: what the stems test and the item-pool script count as one question."""
+    cell = doc["condition"] if condition is None else condition
+    return make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], cell, doc["condition"])
+
+
 def probe_items(name: str, seeds: Sequence[int], n: int) -> list[AuditItem]:
     """The first ``n`` items of probe ``name`` at each seed, as the ``_mc`` form shows them, in the
     probe's audit cells (:attr:`~lm_eval_cog.paradigms.probe_base.Probe.audit_cells`)."""
     probe = get_probe(name)
-    return [
-        make_item(d["prompt"] + "\nAnswer:", d["choices"], d["gold"], probe.audit_cell(d["condition"]),
-                  d["condition"])
-        for seed in seeds
-        for d in probe.generate(seed, n)
-    ]
+    return [doc_item(d, probe.audit_cell(d["condition"])) for seed in seeds for d in probe.generate(seed, n)]
 
 
 def audit_probe(name: str, seeds: Sequence[int], n: int, threshold: float = DEFAULT_THRESHOLD, *,
@@ -61,7 +64,7 @@ def accuracy_by_question(docs: Sequence[Mapping[str, Any]], heuristic: Heuristic
     got: dict[str, list[float]] = defaultdict(list)
     chance: dict[str, list[float]] = defaultdict(list)
     for doc in docs:
-        item = make_item(doc["prompt"] + "\nAnswer:", doc["choices"], doc["gold"], doc["condition"])
+        item = doc_item(doc)
         scores = heuristic.scores(item.stem, item.options)
         k = len(item.options)
         got[doc["question"]].append(1.0 / k if scores is None else credit(list(scores), item.gold))
