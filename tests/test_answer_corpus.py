@@ -68,7 +68,7 @@ DOCS: dict[str, tuple[str, dict[str, Any]]] = {
     "where": _doc("episodic_memory", ["the harbour", "the zoo", "the church", "the bank"], 0, condition="where"),
     "count": _doc("counting_stroop", ["1", "2", "3", "4"], 1),
     "tower_count": _doc("hanoi", [str(k) for k in range(1, 10)], 2, question="count", **_HANOI),
-    "london_count": _doc("tower_london", [str(k) for k in range(1, 10)], 3, question="count"),
+    "london_count": _doc("tower_london", [str(k) for k in range(1, 10)], 3, question="count", capacities=[3, 2, 1]),
     "slot": _doc("calendar", ["9:30-10:00", "12:30-13:00", "14:00-14:30", "16:00-16:30"]),
     "digits": _doc("span", ["7 4 6", "6 4 7", "4 6 7", "7 6 4", "7 4"], symbols="digits"),
     "consonants": _doc("span", ["K P T", "T P K", "K P T Z", "P K T", "K T"], symbols="letters"),

@@ -364,12 +364,7 @@ def test_move_pattern_wants_the_smallest_disc_on_every_other_move():
 
 
 
-@pytest.mark.parametrize("name", [
-    "hanoi",
-    pytest.param("tower_london", marks=pytest.mark.xfail(
-        strict=True, reason="issue 28: on next moves the key goes onto peg 2 (the buffer) in ~46% of items: "
-        "'the move onto peg 2' 0.42 vs 1/3 (seeds 21-22, v2.2); the choices-only LM 0.43")),
-])
+@pytest.mark.parametrize("name", ["hanoi", "tower_london"])
 def test_the_move_onto_one_peg_is_at_chance_on_next_moves(name):
     probe = get_probe(name)
     docs = probe.generate(21, 360) + probe.generate(22, 360)

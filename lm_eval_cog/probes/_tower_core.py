@@ -542,7 +542,7 @@ class TowerProbe(Probe):
     # At depth 2 the myopic answer is always right (2 pieces misplaced; a piece moved
     # twice or a premature goal move would make the problem longer): no lures.
     lure_conditions = CONDITIONS[1:]
-    version = 2.2
+    version = 2.3
     default_items = 360  # 6 depths x 3 questions x 20: every cell balanced
     # The depth is the key of every count item ("4" at d4): the audit pools the depths, where each
     # count is the key of a sixth of the count items (next and plan items are balanced by construction).
@@ -575,6 +575,15 @@ class TowerProbe(Probe):
 
     def describe(self, puzzle: Puzzle, start: State, goal: State) -> str:
         raise NotImplementedError
+
+    def puzzle_fields(self, puzzle: Puzzle) -> dict[str, Any]:
+        """Document fields :meth:`puzzle_of` needs beyond the states (e.g. London's peg capacities)."""
+        return {}
+
+    def identity(self, doc: dict[str, Any]) -> Any:
+        # One question once per seed: a problem asked again with other options is the same question
+        # (the base identity would count it twice), so generation draws another problem.
+        return doc["prompt"], doc["condition"]
 
     def state_lists(self, puzzle: Puzzle, state: State) -> list[list[str]]:
         return [[puzzle.piece_names[p] for p in peg] for peg in state]
@@ -622,6 +631,7 @@ class TowerProbe(Probe):
             "min_moves": depth,
             "start": self.state_lists(puzzle, start),
             "goal": self.state_lists(puzzle, goal),
+            **self.puzzle_fields(puzzle),
             "choices": [text for text, _, _ in options],
             "gold": kinds.index("key"),
             "lure": lure,
