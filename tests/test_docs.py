@@ -16,6 +16,7 @@ minute on two cores): anything needing a real model, a GPU, vLLM or the network 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import shlex
@@ -264,6 +265,22 @@ def test_every_count_of_the_static_probes_matches_the_probe_registry():
             if value is not None and value != len(REGISTRY):
                 wrong.append(f"{rel(path)}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0)!r}")
     assert wrong == [], f"the registry holds {len(REGISTRY)} probes"
+
+
+def _table_probes(text: str, header: str) -> list[str]:
+    """The probe names in the first column of the Markdown table under the line ``header``."""
+    lines = text.split(header + "\n", 1)[1].splitlines()[1:]  # after the separator row
+    return [re.match(r"\| `(\w+)` \|", line).group(1) for line in itertools.takewhile(lambda x: x.startswith("|"), lines)
+            if not line.startswith("|---")]
+
+
+def test_the_audit_table_has_one_row_per_probe():
+    # Regenerated tables are pasted by hand; one once lost its last five rows (tower_london .. wcst_inference).
+    from lm_eval_cog.probes.core import REGISTRY
+
+    text = (ROOT / "docs" / "static-probes.md").read_text(encoding="utf-8")
+    header = "| probe | surface | declared heuristics | learned detectors | choices-only LM | shortcuts |"
+    assert _table_probes(text, header) == sorted(REGISTRY)
 
 
 def test_python_api_snippet_is_the_one_the_tests_run_verbatim():
