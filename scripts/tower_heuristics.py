@@ -5,6 +5,7 @@ where the plan and next-move defects show (docs/static-probes.md, issue 28).
 
     python scripts/tower_heuristics.py hanoi --seeds 3 4 --items 360
     python scripts/tower_heuristics.py tower_london --choices-only docs/data/choices_only_smollm2.json
+    python scripts/tower_heuristics.py hanoi --by-depth       # next-move and plan items, per depth
 
 ``--choices-only`` adds the choices-only language model's accuracy per question, from the per-item
 credits that ``scripts/bench_choices_only.py --out`` stores (at that file's seeds and items).
@@ -27,9 +28,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[3, 4])
     parser.add_argument("--items", type=int, default=360)
     parser.add_argument("--choices-only", default=None, help="JSON of scripts/bench_choices_only.py --out")
+    parser.add_argument("--by-depth", action="store_true", help="next-move and plan columns per depth instead")
     args = parser.parse_args()
     probe = get_probe(args.probe)
     docs = [doc for seed in args.seeds for doc in probe.generate(seed, args.items)]
+    if args.by_depth:
+        print(by_depth(probe, docs, f"{args.probe}, seeds {args.seeds} x {args.items} items"))
+        return
     table = {h.name: accuracy_by_question(docs, h) for h in probe.heuristics}
     questions = ("count", "next", "plan")
     print(f"{args.probe}, seeds {args.seeds} x {args.items} items")
@@ -40,6 +45,20 @@ def main() -> None:
         print(f"{name:16s}" + "".join(_cell(by_question.get(q), 0) for q in questions))
     if args.choices_only:
         print(choices_only_line(probe, args.choices_only, questions))
+
+
+def by_depth(probe, docs, title: str) -> str:
+    """Each heuristic's accuracy on next-move / plan items per depth: where the greedy strategies win
+    (at d2 the goal-directed move is always the key's first move)."""
+    depths = [c for c in probe.conditions if any(d["condition"] == c for d in docs)]
+    lines = [f"{title}: next move / plan", f"{'strategy':16s}" + "".join(f"{c:>12s}" for c in depths)]
+    for heuristic in probe.heuristics:
+        cells = []
+        for condition in depths:
+            got = accuracy_by_question([d for d in docs if d["condition"] == condition], heuristic)
+            cells.append("/".join(f"{got[q][0]:.2f}" if q in got else "-" for q in ("next", "plan")))
+        lines.append(f"{heuristic.name:16s}" + "".join(f"{c:>12s}" for c in cells))
+    return "\n".join(lines)
 
 
 def _cell(pair: tuple[float, float] | None, which: int) -> str:
