@@ -373,3 +373,32 @@ def test_the_move_onto_one_peg_is_at_chance_on_next_moves(name):
                          lambda stem, options, peg=peg: [float(o.split()[-1] == peg) for o in options])
         acc, chance = accuracy_by_question(docs, onto)["next"]
         assert acc <= chance + 0.05, (peg, acc, chance)
+
+
+def _square_relation(stem: str, options: list[str]) -> list[float]:
+    """1 for each option whose place in the item satisfies the relation the generator's balancing square
+    gives the key: position p, rank r in text order and typicality rank t (0 = most similar to the other
+    options) with t = 2r - p (mod k). The square cycles the key's (p, r, t) with the item index, so any
+    two fix the third for the key, while a foil's three are unrelated."""
+    from lm_eval_cog.probes._tower_core import char_similarity, text_order, word_similarity
+
+    k = len(options)
+    order = sorted(options, key=text_order)
+    means = [sum(char_similarity(o, x) + word_similarity(o, x) for x in options if x != o) for o in options]
+    typical = sorted(range(k), key=lambda i: -means[i])
+    return [float((2 * order.index(o) - p - typical.index(p)) % k == 0) for p, o in enumerate(options)]
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("hanoi", marks=pytest.mark.xfail(strict=True, reason="issue 28: 0.49 vs 1/3 (seeds 3-4, v2.3)")),
+    pytest.param("tower_london", marks=pytest.mark.xfail(strict=True, reason="issue 28: 0.73 vs 1/3 (seeds 3-4, v3.0)")),
+])
+def test_the_balancing_square_does_not_mark_the_key_of_next_moves(name):
+    # Found 2026-11-28: the surface detector reaches 0.62 (Hanoi) / 0.67 (London) on next-move items
+    # alone (the pooled audit cell dilutes it to 0.41 / 0.37); this one rule explains most of it.
+    probe = get_probe(name)
+    docs = probe.generate(3, 360) + probe.generate(4, 360)
+    square = Heuristic("square_relation", "the balancing square's relation of position, rank and typicality",
+                       _square_relation)
+    acc, chance = accuracy_by_question(docs, square)["next"]
+    assert acc <= chance + 0.05, (acc, chance)
