@@ -32,7 +32,6 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ('hanoi', 'all', 'detector:surface'),  # 0.406 vs 0.249 (2.3)
     ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.384 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_position'),  # 0.518 vs 0.249
-    ('tower_london', 'all', 'detector:surface'),  # 0.367 vs 0.249 (3.0)
     ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.374 vs 0.249
     ('tower_london', 'all', 'heuristic:goal_position'),  # 0.505 vs 0.249
 )

@@ -73,13 +73,13 @@ def test_next_and_plan_items_of_seed_0_are_pinned():
     # sends disc 1 to B (then disc 2 is covered); a shortest plan to another state (1 C->B, 4 C->A)
     # and its near copy (2 B->A first, then disc 4 is covered by disc 1).
     assert docs[12]["choices"] == [
-        "disc 1 from C to A, disc 2 from B to C",
         "disc 2 from B to A, disc 4 from C to A",
+        "disc 1 from C to A, disc 2 from B to C",
         "disc 1 from C to B, disc 4 from C to A",
         "disc 1 from C to B, disc 2 from B to C",
     ]
-    assert docs[12]["option_kinds"] == ["key", "wrong_goal_near_copy", "wrong_goal", "key_near_copy"]
-    assert (docs[12]["gold"], docs[12]["lure"], docs[12]["plan_excess"]) == (0, -1, [0, -1, -1, -1])
+    assert docs[12]["option_kinds"] == ["wrong_goal_near_copy", "key", "wrong_goal", "key_near_copy"]
+    assert (docs[12]["gold"], docs[12]["lure"], docs[12]["plan_excess"]) == (1, -1, [-1, 0, -1, -1])
 
 
 def test_keys_lures_and_foils_rederived_by_independent_bfs():
@@ -137,9 +137,9 @@ def test_read_next_move(answer, expected):
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("disc 1 from C to A, disc 2 from B to C", 0),
-        ("1. disc 1 from C to A; 2. disc 2 from B to C.", 0),
-        ("`disc 1 from C to A, disc 2 from B to C,`", 0),
+        ("disc 1 from C to A, disc 2 from B to C", 1),
+        ("1. disc 1 from C to A; 2. disc 2 from B to C.", 1),
+        ("`disc 1 from C to A, disc 2 from B to C,`", 1),
         ("disc 1 from C to B, disc 4 from C to A", 2),  # the wrong-goal choice
         ("disc 1 from C to A, disc 2 from B to C, disc 1 from A to B, disc 1 from B to A", -1),  # valid, +2
         ("disc 2 from B to C, disc 1 from C to A", -1),  # illegal first move (disc 2 onto disc 1)
@@ -200,10 +200,10 @@ def test_gen_metrics_on_hand_built_answers():
 def test_mc_metrics_on_hand_built_log_likelihoods():
     docs = _docs(0, 36)
     d12, d35 = docs[12], docs[35]
-    # doc 12 (gold 0): the wrong goal's near copy (choice 1) is likeliest; doc 35 (gold 1, lure 0): the key.
-    row12 = HANOI.score_mc(d12, [-2.0, -1.0, -3.0, -4.0])
-    row35 = HANOI.score_mc(d35, [-2.5, -1.0, -9.0, -9.0])
-    assert (d35["gold"], d35["lure"]) == (1, 0)
+    # doc 12 (gold 1): the wrong goal's near copy (choice 0) is likeliest; doc 35 (gold 2, lure 0): the key.
+    row12 = HANOI.score_mc(d12, [-1.0, -2.0, -3.0, -4.0])
+    row35 = HANOI.score_mc(d35, [-2.5, -9.0, -1.0, -9.0])
+    assert (d12["gold"], d35["gold"], d35["lure"]) == (1, 2, 0)
     assert row35["lure_margin"] == row35["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
     scores = aggregate(HANOI, [row12, row35])
     # acc 1/2; in the MC form a foil plan is never valid: valid = optimal = 1/2, excess 0 (doc 35);
@@ -238,23 +238,29 @@ def test_random_player_meets_chance_per_question():
 
 @pytest.mark.parametrize("name", ["hanoi", "tower_london"])
 def test_a_fixed_answer_makes_no_depth_cost(name):
-    # A count item at depth d is keyed "d": answering "2" to every count item (and the first option
+    # A count item at depth d is keyed "d": answering "2" to every count item (and one fixed option
     # elsewhere, as a blind model with one preference does) is right on every d2 count item and no d7 one.
+    # The key's position is drawn per item, so one fixed place gets a guess's spread of depth costs; the
+    # twelve fixed places p (option p mod k: each next item gets each place 4 times, each plan item 3
+    # times) average out the next and plan items exactly (d2 and d7 have 20 of each).
     probe = get_probe(name)
     docs = probe.generate(0, 360)
-    preds = [d["choices"].index("2") if d["question"] == "count" else 0 for d in docs]
-    scores = aggregate(probe, [probe.score(d, p) for d, p in zip(docs, preds)])
+    with_counts, costs = [], []
+    for place in range(12):
+        preds = [d["choices"].index("2") if d["question"] == "count" else place % len(d["choices"]) for d in docs]
+        scores = aggregate(probe, [probe.score(d, p) for d, p in zip(docs, preds)])
 
-    def acc(depth, questions):
-        cell = [p == d["gold"] for d, p in zip(docs, preds) if d["condition"] == depth and d["question"] in questions]
-        return sum(cell) / len(cell)
+        def acc(depth, questions):
+            cell = [p == d["gold"] for d, p in zip(docs, preds) if d["condition"] == depth and d["question"] in questions]
+            return sum(cell) / len(cell)
 
-    with_counts = acc("d2", ("count", "next", "plan")) - acc("d7", ("count", "next", "plan"))
-    assert with_counts > 0.3  # what depth_cost read before version 2.2
-    assert scores["acc_d2"] == acc("d2", ("next", "plan")) and scores["acc_d7"] == acc("d7", ("next", "plan"))
-    # Each (depth, question) cell of 20 items has the key at each place once per block of k items.
-    assert scores["depth_cost"] == pytest.approx(acc("d2", ("next", "plan")) - acc("d7", ("next", "plan")))
-    assert abs(scores["depth_cost"]) <= 1 / 20
+        assert scores["acc_d2"] == acc("d2", ("next", "plan")) and scores["acc_d7"] == acc("d7", ("next", "plan"))
+        assert scores["depth_cost"] == pytest.approx(acc("d2", ("next", "plan")) - acc("d7", ("next", "plan")))
+        with_counts.append(acc("d2", ("count", "next", "plan")) - acc("d7", ("count", "next", "plan")))
+        costs.append(scores["depth_cost"])
+    # Reading the count items too (as before version 2.2), the 20 d2 count items of 60 make a cost of 1/3.
+    assert sum(with_counts) / 12 == pytest.approx(1 / 3)
+    assert sum(costs) / 12 == pytest.approx(0.0, abs=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -367,7 +373,9 @@ def test_move_pattern_wants_the_smallest_disc_on_every_other_move():
 @pytest.mark.parametrize("name", ["hanoi", "tower_london"])
 def test_the_move_onto_one_peg_is_at_chance_on_next_moves(name):
     probe = get_probe(name)
-    docs = probe.generate(21, 360) + probe.generate(22, 360)
+    # Four seeds (480 next-move items): at two (240) one of three pegs reads 0.39 by chance now and then
+    # (Hanoi 2.4, peg C at seeds 21-22; over seeds 21-28 and 3-4 it averages 0.36, as on 2.3).
+    docs = [d for seed in (21, 22, 23, 24) for d in probe.generate(seed, 360)]
     for peg in probe.puzzle_of(docs[0]).peg_names:  # a move's text ends with its target peg's name
         onto = Heuristic(f"onto_{peg}", "a surface rule: the move that ends on one peg",
                          lambda stem, options, peg=peg: [float(o.split()[-1] == peg) for o in options])
@@ -377,9 +385,9 @@ def test_the_move_onto_one_peg_is_at_chance_on_next_moves(name):
 
 def _square_relation(stem: str, options: list[str]) -> list[float]:
     """1 for each option whose place in the item satisfies the relation the generator's balancing square
-    gives the key: position p, rank r in text order and typicality rank t (0 = most similar to the other
-    options) with t = 2r - p (mod k). The square cycles the key's (p, r, t) with the item index, so any
-    two fix the third for the key, while a foil's three are unrelated."""
+    gave the key until Hanoi 2.4 / London 3.1: position p, rank r in text order and typicality rank t (0 =
+    most similar to the other options) with t = 2r - p (mod k). The square cycled the key's (p, r, t)
+    with the item index, so any two fixed the third for the key, while a foil's three are unrelated."""
     from lm_eval_cog.probes._tower_core import char_similarity, text_order, word_similarity
 
     k = len(options)
@@ -389,13 +397,11 @@ def _square_relation(stem: str, options: list[str]) -> list[float]:
     return [float((2 * order.index(o) - p - typical.index(p)) % k == 0) for p, o in enumerate(options)]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param("hanoi", marks=pytest.mark.xfail(strict=True, reason="issue 28: 0.49 vs 1/3 (seeds 3-4, v2.3)")),
-    pytest.param("tower_london", marks=pytest.mark.xfail(strict=True, reason="issue 28: 0.73 vs 1/3 (seeds 3-4, v3.0)")),
-])
+@pytest.mark.parametrize("name", ["hanoi", "tower_london"])
 def test_the_balancing_square_does_not_mark_the_key_of_next_moves(name):
-    # Found 2026-11-28: the surface detector reaches 0.62 (Hanoi) / 0.67 (London) on next-move items
-    # alone (the pooled audit cell dilutes it to 0.41 / 0.37); this one rule explains most of it.
+    # Found 2026-11-28: the surface detector reached 0.62 (Hanoi) / 0.67 (London) on next-move items
+    # alone (the pooled audit cell diluted it to 0.41 / 0.37), and this one rule scored 0.49 / 0.73
+    # (Hanoi 2.3, London 3.0). Since the key's position is drawn per item it is at chance.
     probe = get_probe(name)
     docs = probe.generate(3, 360) + probe.generate(4, 360)
     square = Heuristic("square_relation", "the balancing square's relation of position, rank and typicality",

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections import Counter, deque
 
+from scipy.stats import chisquare
+
 from lm_eval_cog.audit.items import make_item
 from lm_eval_cog.audit.strategies import credit, item_strategies, natural_key
 
@@ -176,7 +178,10 @@ def check_balance(probe, docs: list[dict]) -> None:
         assert all(len(d["choices"]) == k for d in cell)
         positions = Counter(d["gold"] for d in cell)
         ranks = Counter(sorted(d["choices"], key=natural_key).index(d["choices"][d["gold"]]) for d in cell)
-        assert positions == ranks == {r: len(cell) // k for r in range(k)}
+        assert ranks == {r: len(cell) // k for r in range(k)}
+        # The key's position is drawn per item (a square cycling position, rank and typicality
+        # together marked the key): a guess's spread, not an exact one.
+        assert set(positions) == set(range(k)) and chisquare(list(positions.values())).pvalue > 1e-3, positions
         most, least = (sum(values) / len(cell) for values in zip(*map(_typicality, cell)))
         assert most < 1 / k + 0.08 and least < 1 / k + 0.08, (question, most, least)
     counts = Counter(d["choices"][d["gold"]] for d in docs if d["question"] == "count")

@@ -36,11 +36,14 @@ Items ask one of three questions (``QUESTIONS``), crossed with the planning dept
   option has a partner one move away, so the key is not the most typical option.
 
 Every option set is counterbalanced by construction (``next``, ``plan``): within each
-(depth, question) cell, every block of k items has the key once at each position,
-once at each rank of the options in text order (e.g. "disc 1 ..." before "disc 3
-...") and, for ``next``, once at each rank of typicality (how many options are more
-similar to the others by edit distance): a Graeco-Latin square, the ranks reached by
-drawing problems and foils until they fit.
+(depth, question) cell, every block of k items has the key once at each rank of the
+options in text order (e.g. "disc 1 ..." before "disc 3 ...") and once in each
+typicality slot (the most typical option by edit distance, the least, neither): a
+Latin square, the ranks reached by drawing problems and foils until they fit. The
+key's position is drawn per item. Until version 2.4 (London 3.1) it was cycled too,
+in a Graeco-Latin square, and then any two of the key's position, rank and slot fixed
+the third (t = 2r - p mod k), a relation no foil had: the one rule "pick the option
+that satisfies it" scored 0.73 (London) and 0.49 (Hanoi) on next moves against 1/3.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import functools
 import itertools
 import operator
 import re
+import zlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -542,7 +546,7 @@ class TowerProbe(Probe):
     # At depth 2 the myopic answer is always right (2 pieces misplaced; a piece moved
     # twice or a premature goal move would make the problem longer): no lures.
     lure_conditions = CONDITIONS[1:]
-    version = 2.3
+    version = 2.4
     default_items = 360  # 6 depths x 3 questions x 20: every cell balanced
     # The depth is the key of every count item ("4" at d4): the audit pools the depths, where each
     # count is the key of a sixth of the count items (next and plan items are balanced by construction).
@@ -593,13 +597,12 @@ class TowerProbe(Probe):
         condition = cycle(CONDITIONS, index)
         depth = DEPTHS[CONDITIONS.index(condition)]
         question = cycle(QUESTIONS, index // len(CONDITIONS))
-        # Within each (depth, question) cell, every block of k items has the key once at each
-        # position, once at each rank of the options in text order and once in each typicality
-        # slot (the most typical option, the least, neither: see typicality_miss): a Graeco-Latin
-        # square.
+        # Within each (depth, question) cell, every block of k items has the key once at each rank
+        # of the options in text order and once in each typicality slot (the most typical option,
+        # the least, neither: see typicality_miss).
         j = index // (len(CONDITIONS) * len(QUESTIONS))
         k = OPTIONS[question]
-        position, rank, typical = j % k, (j + j // k) % k, (j + 2 * (j // k)) % k
+        rank, typical = j % k, (j + j // k) % k
         builder = {"count": self._count, "next": self._next, "plan": self._plan}[question]
         best = None
         for attempt in itertools.count():
@@ -621,6 +624,11 @@ class TowerProbe(Probe):
         options = body.pop("options")  # (text, kind, excess), the key first
         if question != "count":  # the count scale stays in ascending order
             rest = [int(i) + 1 for i in rng.permutation(len(options) - 1)]
+            # The key's position is drawn per item, from its prompt (no draw of the generator, so the
+            # problems are those of version 2.3). Cycled with rank and slot, any two of the three fixed
+            # the third for the key alone (t = 2r - p mod k), a relation no foil had: "pick the option
+            # that satisfies it" scored 0.73 (London) / 0.49 (Hanoi) on next moves against 1/3.
+            position = zlib.crc32(prompt.encode()) % len(options)
             options = [options[i] for i in rest[:position] + [0] + rest[position:]]
         kinds = [kind for _, kind, _ in options]
         lure = next((i for i, kind in enumerate(kinds) if kind == body["lure_kind"]), -1)
