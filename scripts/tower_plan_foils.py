@@ -10,6 +10,7 @@ three foils that does it for every heuristic).
 
     python scripts/tower_plan_foils.py hanoi --problems 20
     python scripts/tower_plan_foils.py tower_london --problems 20
+    python scripts/tower_plan_foils.py hanoi --problems 20 --options 2   # the key and one foil
 
 Measured 2026-11-28 with ``--problems 50`` (docs/static-probes.md): under ``goal_position`` no problem
 at d2-d5 allows it (0 of 50 per depth, both towers); all heuristics at once, 0 of 50 Hanoi problems at
@@ -71,13 +72,13 @@ def held_jointly(scores: Sequence[Sequence[float]], options: int = 4) -> bool:
     return False
 
 
-def survey(name: str, problems: int, seed: int, out: Callable[[str], None] = print) -> None:
+def survey(name: str, problems: int, seed: int, out: Callable[[str], None] = print, options: int = 4) -> None:
     probe = get_probe(name)
     params = probe.make_params({})
     heuristics = [h for h in probe.heuristics if h.name in MOVE_HEURISTICS]
     rng = np.random.default_rng(seed)
-    out(f"{name}: {problems} plan problems per depth (seed {seed}); problems whose foils can hold each "
-        "heuristic to a guess")
+    out(f"{name}: {problems} plan problems per depth (seed {seed}), {options} options; problems whose foils "
+        "can hold each heuristic to a guess")
     out(f"{'depth':>5s} {'foils':>7s}" + "".join(f"{h.name:>15s}" for h in heuristics) + f"{'all at once':>13s}")
     for depth in DEPTHS:
         held = [0] * len(heuristics)
@@ -91,8 +92,8 @@ def survey(name: str, problems: int, seed: int, out: Callable[[str], None] = pri
             texts = [puzzle.plan_text(key)] + [puzzle.plan_text(f) for f in foils]
             scores = [h.scores(stem, texts) for h in heuristics]
             for k, column in enumerate(scores):
-                held[k] += holds_to_a_guess(column[0], column[1:])
-            jointly += held_jointly(scores)
+                held[k] += holds_to_a_guess(column[0], column[1:], options)
+            jointly += held_jointly(scores, options)
         out(f"{'d%d' % depth:>5s} {int(np.median(sizes)):7d}" + "".join(f"{k:>12d}/{problems}" for k in held)
             + f"{jointly:>10d}/{problems}")
     out("foils: median number of foils per problem")
@@ -103,10 +104,13 @@ def main() -> None:
     parser.add_argument("probe", choices=["hanoi", "tower_london"])
     parser.add_argument("--problems", type=int, default=20, help="plan problems per depth (20)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--options", type=int, default=4, help="options of a plan item: the key and options - 1 foils (4)")
     args = parser.parse_args()
     if args.problems < 1:
         parser.error(f"--problems must be a positive int, got {args.problems}")
-    survey(args.probe, args.problems, args.seed)
+    if args.options < 2:
+        parser.error(f"--options must be an int of at least 2, got {args.options}")
+    survey(args.probe, args.problems, args.seed, options=args.options)
 
 
 if __name__ == "__main__":

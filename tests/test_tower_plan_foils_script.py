@@ -60,3 +60,21 @@ def test_the_survey_prints_one_row_per_depth_and_bad_input_is_one_line():
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines()[-1].endswith("--problems must be a positive int, got 0")
+
+
+def test_two_options_need_one_foil_as_high_as_the_key():
+    # The key and one foil: the key's credit is a guess's (1/2) or less only if the foil scores as high.
+    assert holds_to_a_guess(1.0, [0.5, 1.0], options=2) and not holds_to_a_guess(1.0, [0.5, 0.75], options=2)
+    # Jointly, one foil must be as high as the key under every heuristic at once.
+    assert held_jointly([[0.5, 0.5, 1.0], [0.5, 0.0, 0.5]], options=2)
+    assert not held_jointly([[0.5, 1.0, 0.0], [0.5, 0.0, 1.0]], options=2)
+
+
+def test_the_options_flag_is_checked_in_one_line():
+    out = subprocess.run([sys.executable, str(SCRIPT), "tower_london", "--problems", "2", "--options", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "2 options" in out.stdout, out.stderr
+    bad = subprocess.run([sys.executable, str(SCRIPT), "hanoi", "--options", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1].endswith("--options must be an int of at least 2, got 1")
