@@ -14,6 +14,8 @@ that offer each vector of it (the inverse is the draws an item would need).
     python scripts/tower_next_balance.py hanoi --problems 150
     python scripts/tower_next_balance.py tower_london --problems 150
 
+The program and the credit vectors are :mod:`lm_eval_cog.probes._tower_balance`'s.
+
 Measured 2026-11-28 (``--problems 150``, seed 0; docs/static-probes.md): at depth 2 the bound is
 0.667 for both towers (the key is the only goal-directed move: ``goal_position`` is 1 on every item);
 Hanoi's d3 is 0.095 and d4 0.042 (its three legal moves leave no choice of foils, only of problems),
@@ -26,44 +28,13 @@ from __future__ import annotations
 import argparse
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
 import numpy as np
-from scipy.optimize import linprog
 
-from lm_eval_cog.audit.strategies import credit
+from lm_eval_cog.probes._tower_balance import MOVE_HEURISTICS, Vector, closest_to_chance, credit_vector
 from lm_eval_cog.probes._tower_core import DEPTHS, OPTIONS, optimal_moves
 from lm_eval_cog.probes.core import get_probe
-
-MOVE_HEURISTICS = ("goal_peg", "goal_position", "move_pattern")
-
-Vector = tuple[float, ...]
-
-
-def closest_to_chance(offers: Sequence[Iterable[Vector]], chance: float) -> tuple[float, dict[Vector, float]]:
-    """(bound, mixture): over mixtures of the vectors any problem offers (``offers``: per problem, its
-    achievable credit vectors), the smallest possible largest distance of a coordinate's mean from
-    ``chance`` (above or below: a heuristic held below a guess is a cue too, "pick what it likes
-    least"), and a mixture reaching it (vector -> weight, weights over 1e-9)."""
-    vectors = sorted({tuple(v) for offer in offers for v in offer})
-    if not vectors:
-        raise ValueError("no credit vectors: no problem was drawn")
-    n, width = len(vectors), len(vectors[0])
-    matrix = np.array(vectors, dtype=float).T  # heuristic x vector
-    # Variables: the n weights, then the bound t. Minimise t subject to -t <= matrix @ w - chance <= t
-    # and sum(w) = 1.
-    result = linprog(
-        c=np.r_[np.zeros(n), 1.0],
-        A_ub=np.r_[np.c_[matrix, -np.ones(width)], np.c_[-matrix, -np.ones(width)]],
-        b_ub=np.r_[np.full(width, chance), np.full(width, -chance)],
-        A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[1.0],
-        bounds=[(0, None)] * n + [(None, None)], method="highs",
-    )
-    if not result.success:  # never expected: the program is always feasible and bounded
-        raise RuntimeError(f"linprog failed: {result.message}")
-    weights = result.x[:n]
-    return float(result.x[-1]), {vectors[i]: float(weights[i]) for i in range(n) if weights[i] > 1e-9}
-
 
 def problem_offers(probe, rng: np.random.Generator, params, depth: int, heuristics) -> set[Vector]:
     """The key's credit vectors (one coordinate per heuristic) over every pair of foils of one drawn
@@ -75,7 +46,7 @@ def problem_offers(probe, rng: np.random.Generator, params, depth: int, heuristi
     offers = set()
     for pair in itertools.combinations(others, OPTIONS["next"] - 1):
         texts = [puzzle.move_text(m) for m in (best, *pair)]
-        offers.add(tuple(round(credit(h.scores(stem, texts), 0), 4) for h in heuristics))
+        offers.add(credit_vector(heuristics, stem, texts))
     return offers
 
 
@@ -91,7 +62,6 @@ def survey(name: str, problems: int, seed: int, out: Callable[[str], None] = pri
     for depth in DEPTHS:
         offers = [problem_offers(probe, rng, params, depth, heuristics) for _ in range(problems)]
         bound, mixture = closest_to_chance(offers, 1 / OPTIONS["next"])
-        bound = max(bound, 0.0)  # the solver may return -0.000
         shares = Counter(v for offer in offers for v in offer)
         parts = [f"({', '.join(f'{x:.2f}' for x in v)}): {w:.2f}, {shares[v] / problems:.2f}"
                  for v, w in sorted(mixture.items(), key=lambda kv: -kv[1])]
