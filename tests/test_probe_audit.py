@@ -4,7 +4,8 @@ Three seeds other than the default (1234), pooled per probe: the audit's cells t
 hundred items each, and the Holm correction over a probe's rows keeps sampling noise from being
 called a shortcut (see ``lm_eval_cog.audit.table``). Every family is played: the surface strategies,
 the heuristics the probe declares, and the learned artefact detectors, trained on two more seeds
-(4, 5; 200 items each) and tested on the audited ones. A probe that fails here can be answered
+(4, 5; 200 items each) and tested on the audited ones; the detectors again trained on four seeds of
+400 items (4-7), which find more. A probe that fails here can be answered
 without doing the task; the message names the strategy, the cell and the margin.
 
 ``KNOWN_SHORTCUTS`` lists the (probe, cell, strategy) the detectors find in today's generators
@@ -29,12 +30,23 @@ TRAIN_ITEMS = 200  # per training seed
 
 #: (probe, cell, strategy) flagged on the generators before issue 28's redesign (branch i28a).
 KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ('hanoi', 'all', 'detector:surface'),  # 0.406 vs 0.249 (2.3)
+    ('hanoi', 'all', 'detector:surface'),  # 0.32 vs 0.249 (2.4; 0.406 on 2.3)
     ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.384 vs 0.249
     ('hanoi', 'all', 'heuristic:goal_position'),  # 0.518 vs 0.249
     ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.374 vs 0.249
     ('tower_london', 'all', 'heuristic:goal_position'),  # 0.505 vs 0.249
 )
+
+#: Detectors trained on four seeds of 400 items find more than the default two of 200 (2026-11-28,
+#: docs/static-probes.md): the probes below are audited that way too, the towers aside (flagged
+#: above already, and stronger training only raises their surface cells).
+STRONG_TRAIN_SEEDS = (4, 5, 6, 7)
+STRONG_TRAIN_ITEMS = 400
+KNOWN_STRONG_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
+    ('rule_execution', 'repetition', 'detector:surface'),  # 0.40 vs 0.25 (0.43 / 0.41 at seeds 11-13 / 21-23)
+    ('span', 'forward', 'detector:surface'),  # 0.42 vs 0.33 (not flagged at seeds 11-13)
+)
+STRONG_PROBES = sorted(name for name in REGISTRY if name not in ("hanoi", "tower_london"))
 
 
 @lru_cache(maxsize=None)
@@ -62,5 +74,30 @@ def test_no_blind_strategy_beats_chance_by_more_than_five_points(name: str) -> N
 )
 def test_known_shortcut_is_gone(name: str, cell: str, strategy: str) -> None:
     rows = [r for r in _audit(name) if r.condition == cell and r.strategy == strategy]
+    assert rows, f"{name}: no row for {strategy} in cell {cell}"
+    assert not rows[0].flagged, f"{name}: {strategy} in {cell}: {rows[0].accuracy:.3f} vs {rows[0].chance:.3f}"
+
+
+@lru_cache(maxsize=None)
+def _strong_audit(name: str) -> tuple[Row, ...]:
+    rows = audit_probe(name, SEEDS, ITEMS, train_seeds=STRONG_TRAIN_SEEDS, train_items=STRONG_TRAIN_ITEMS)
+    return tuple(r for r in rows if r.strategy.startswith("detector:"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=_group(name)) for name in STRONG_PROBES])
+def test_no_detector_trained_on_four_seeds_finds_a_shortcut(name: str) -> None:
+    known = {(cell, strategy) for probe, cell, strategy in KNOWN_STRONG_SHORTCUTS if probe == name}
+    flagged = [r for r in _strong_audit(name) if r.flagged and (r.condition, r.strategy) not in known]
+    assert not flagged, f"{name}: detectors above chance + 0.05:\n" + to_text(flagged)
+
+
+@pytest.mark.parametrize(
+    "name, cell, strategy",
+    [pytest.param(*known, marks=[_group(known[0]),
+                                 pytest.mark.xfail(strict=True, reason="issue 28: found by a stronger detector")])
+     for known in KNOWN_STRONG_SHORTCUTS],
+)
+def test_known_strong_shortcut_is_gone(name: str, cell: str, strategy: str) -> None:
+    rows = [r for r in _strong_audit(name) if r.condition == cell and r.strategy == strategy]
     assert rows, f"{name}: no row for {strategy} in cell {cell}"
     assert not rows[0].flagged, f"{name}: {strategy} in {cell}: {rows[0].accuracy:.3f} vs {rows[0].chance:.3f}"

@@ -320,3 +320,33 @@ def test_bad_parameters_name_themselves(value, message):
         WASON.make_params({"deontic_contents": value})
     with pytest.raises(ValueError, match="'content'"):
         WASON.make_params({"content": 1})
+
+
+def test_a_card_unit_does_not_tell_whether_the_violating_value_is_the_smaller():
+    # Version 3.1: each deontic content measures one quantity, in one unit, for its minimum and its
+    # maximum rule. Before, stamps (cents) and passports (months) were always minima and weights
+    # (grams) and stays (days) always maxima, so "12 months" was a violation wherever it was shown.
+    docs = [d for d in WASON.generate(11, 800) if d["condition"] == "deontic"]
+    key_smaller: dict[str, Counter] = {}
+    for doc in docs:
+        values = [re.match(r"(\d+)\s?(\D*)$", card) for card in doc["cards"]]
+        values = [m for m in values if m]
+        unit = values[0].group(2)
+        violating = re.search(r"\d+", doc["choices"][doc["gold"]]).group()
+        smaller = min(int(m.group(1)) for m in values)
+        key_smaller.setdefault(unit, Counter())[int(violating) == smaller] += 1
+    for unit, counts in key_smaller.items():
+        n = sum(counts.values())
+        assert abs(counts[True] / n - 0.5) < 3.5 * math.sqrt(0.25 / n), (unit, counts)
+
+
+def test_an_options_only_classifier_learns_nothing_on_deontic_items():
+    # Trained on four other seeds of 400 items (twice the audit's default budget and more): the
+    # version 3.0 deontic options read 0.38 at these seeds (the units), now at chance.
+    from lm_eval_cog.audit.detectors import detect
+    from lm_eval_cog.audit.probes import probe_items
+
+    test = [it for it in probe_items("wason_selection", (11, 12, 13), 400) if it.condition == "deontic"]
+    train = [it for it in probe_items("wason_selection", (14, 15, 16, 17), 400) if it.condition == "deontic"]
+    found = detect("options_only", test, train)
+    assert sum(found.credits) / len(found.credits) <= 0.25 + 0.05

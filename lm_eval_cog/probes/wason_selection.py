@@ -29,18 +29,19 @@ Conditions alternate by index:
 * ``deontic``: a permission rule about one of two nonce-named things (Cheng & Holyoak's
   permission schema, 1985): an age limit on a film (as the drinking age of Griggs & Cox,
   1982: "If a person has a ticket for Velmor, they must be over 16 years old"), postage
-  by destination (Johnson-Laird, Legrenzi & Legrenzi, 1972: "If a letter is addressed to
-  Velmor, it must carry a stamp worth at least 50 cents") or an entry condition on arrivals
-  from a country, with random limits and values.
+  by destination (after Johnson-Laird, Legrenzi & Legrenzi, 1972, whose rule was on the
+  envelope's stamp: "If a letter is addressed to Velmor, it must weigh less than 30 grams")
+  or the length of stay allowed on arrivals from a country, with random limits and values.
 
 Rule forms (version 3; issue 28). Abstract rules negate neither side, the "if" side, the "then"
 side or both, at random (the negations paradigm of Evans & Lynch, 1973): the cards the rule's
 words name are then p and q, not-p and q, p and not-q (the key: matching is right) or not-p and
 not-q, and the card named in the "if" part is p half the time. Deontic rules name the p card or,
 negated, the not-p card ("If a person has a ticket for any film other than Velmor, ..."), half and
-half, and their limit is a minimum ("over 16", "at least 50 cents", "valid for at least 12 more
-months") or a maximum ("under 16", "less than 30 grams", "fewer than 14 days") half and half, so
-the violating value is the smaller one as often as the larger, and the limit is never on a card.
+half, and their limit is a minimum ("over 16", "at least 30 grams", "at least 14 days") or a
+maximum ("under 16", "less than 30 grams", "fewer than 14 days") half and half, on the same
+quantity (version 3.1: a unit no longer tells the direction), so the violating value is the
+smaller one as often as the larger, and the limit is never on a card.
 Before, every rule named p and every violating value was the smaller: "the card the 'if' part
 names plus the smallest number shown" scored 0.97 on deontic items (chance 0.25); now 0.27.
 Declared heuristics (:attr:`WasonSelection.heuristics`): ``matching`` (Evans & Lynch, 1973) and
@@ -117,17 +118,20 @@ _POST = "You are checking letters in a post office. Each of four cards shows a l
 _ENTRY = ("You are an immigration officer at the airport of {place}. Each of four cards shows a passenger's form: one "
           "side names the country the passenger arrives from, the other side ")
 #: The deontic rule forms by (content, the limit is a minimum): each content has a minimum form
-#: (the violating value is the smaller) and a maximum form (the larger), drawn half and half.
+#: (the violating value is the smaller) and a maximum form (the larger), drawn half and half, on one
+#: quantity with one unit, the same limits and the same range. Until version 3.1 each direction had a
+#: quantity of its own (stamps in cents and passports in months were minima, weights in grams and
+#: stays in days maxima), so a card's unit told the direction, and a classifier that saw only the
+#: options ("12 months" is a violation) scored 0.38 on deontic items (chance 0.25).
 LIMITS: dict[tuple[str, bool], Limit] = {
     ("cinema", True): Limit(_CINEMA, "they must be over {} years old", (14, 16, 18), 10, 65, "{}"),
     ("cinema", False): Limit(_CINEMA, "they must be under {} years old", (14, 16, 18), 10, 65, "{}"),
-    ("postage", True): Limit(_POST + "shows its only stamp (e.g. 10c for a 10-cent stamp).",
-                             "it must carry a stamp worth at least {} cents", (30, 40, 50, 60), 10, 95, "{}c"),
+    ("postage", True): Limit(_POST + "shows its weight (e.g. 10g for 10 grams).",
+                             "it must weigh at least {} grams", (20, 30, 40, 50), 10, 95, "{}g"),
     ("postage", False): Limit(_POST + "shows its weight (e.g. 10g for 10 grams).",
                               "it must weigh less than {} grams", (20, 30, 40, 50), 10, 95, "{}g"),
-    ("entry", True): Limit(_ENTRY + "for how many more months the passenger's passport is valid.",
-                           "their passport must be valid for at least {} more months", (12, 18, 24), 10, 60,
-                           "{} months"),
+    ("entry", True): Limit(_ENTRY + "how many days the passenger plans to stay.",
+                           "they must stay at least {} days", (14, 21, 30), 10, 90, "{} days"),
     ("entry", False): Limit(_ENTRY + "how many days the passenger plans to stay.",
                             "they must stay fewer than {} days", (14, 21, 30), 10, 90, "{} days"),
 }
@@ -369,7 +373,7 @@ def if_card_scores(stem: str, options: Sequence[str]) -> list[float] | None:
 class WasonSelection(Probe):
     name = "wason_selection"
     ability = "logical_reasoning"
-    version = 3.0
+    version = 3.1
     Params = WasonParams
     conditions = CONDITIONS
     lure_conditions = ("abstract",)
