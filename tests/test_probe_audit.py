@@ -38,14 +38,10 @@ KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
 )
 
 #: Detectors trained on four seeds of 400 items find more than the default two of 200 (2026-11-28,
-#: docs/static-probes.md): the probes below are audited that way too, the towers aside (flagged
-#: above already, and stronger training only raises their surface cells).
+#: docs/static-probes.md: rule execution 0.40, span 0.42, Wason 0.35, fixed in their next versions):
+#: every probe but the towers (flagged above already) is audited that way too.
 STRONG_TRAIN_SEEDS = (4, 5, 6, 7)
 STRONG_TRAIN_ITEMS = 400
-KNOWN_STRONG_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ('rule_execution', 'repetition', 'detector:surface'),  # 0.40 vs 0.25 (0.43 / 0.41 at seeds 11-13 / 21-23)
-    ('span', 'forward', 'detector:surface'),  # 0.42 vs 0.33 (not flagged at seeds 11-13)
-)
 STRONG_PROBES = sorted(name for name in REGISTRY if name not in ("hanoi", "tower_london"))
 
 
@@ -86,18 +82,5 @@ def _strong_audit(name: str) -> tuple[Row, ...]:
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=_group(name)) for name in STRONG_PROBES])
 def test_no_detector_trained_on_four_seeds_finds_a_shortcut(name: str) -> None:
-    known = {(cell, strategy) for probe, cell, strategy in KNOWN_STRONG_SHORTCUTS if probe == name}
-    flagged = [r for r in _strong_audit(name) if r.flagged and (r.condition, r.strategy) not in known]
+    flagged = [r for r in _strong_audit(name) if r.flagged]
     assert not flagged, f"{name}: detectors above chance + 0.05:\n" + to_text(flagged)
-
-
-@pytest.mark.parametrize(
-    "name, cell, strategy",
-    [pytest.param(*known, marks=[_group(known[0]),
-                                 pytest.mark.xfail(strict=True, reason="issue 28: found by a stronger detector")])
-     for known in KNOWN_STRONG_SHORTCUTS],
-)
-def test_known_strong_shortcut_is_gone(name: str, cell: str, strategy: str) -> None:
-    rows = [r for r in _strong_audit(name) if r.condition == cell and r.strategy == strategy]
-    assert rows, f"{name}: no row for {strategy} in cell {cell}"
-    assert not rows[0].flagged, f"{name}: {strategy} in {cell}: {rows[0].accuracy:.3f} vs {rows[0].chance:.3f}"

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 import pytest
+from scipy.stats import chisquare
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -59,16 +60,16 @@ def test_first_items_of_seed_0_are_pinned():
     run8, look3 = " ".join(["RTURN RUN"] * 8), " ".join(["LTURN LOOK"] * 3)
     look8, run3 = " ".join(["RTURN LOOK"] * 8), " ".join(["LTURN RUN"] * 3)
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs] == [
-        ([lj, rl, ll, rj], 0, "primitive", -1),
-        ([" ".join(["LTURN JUMP"] * 2), " ".join(["LTURN LOOK"] * 2), " ".join(["LTURN LOOK"] * 3),
-          " ".join(["LTURN JUMP"] * 3)], 0, "repetition", -1),
-        ([" ".join([lj] * 2 + [rl] * 3), " ".join([rj] * 3 + [ll] * 2), " ".join([rl] * 3 + [lj] * 2),
-          " ".join([ll] * 2 + [rj] * 3)], 0, "conjunction", -1),
+        ([rl, ll, rj, lj], 3, "primitive", -1),
+        ([" ".join(["LTURN LOOK"] * 2), " ".join(["LTURN LOOK"] * 3), " ".join(["LTURN JUMP"] * 2),
+          " ".join(["LTURN JUMP"] * 3)], 2, "repetition", -1),
+        ([" ".join([rj] * 3 + [ll] * 2), " ".join([lj] * 2 + [rl] * 3), " ".join([rl] * 3 + [lj] * 2),
+          " ".join([ll] * 2 + [rj] * 3)], 1, "conjunction", -1),
         ([f"{look3} {run8}", f"{run3} {look8}", f"{look8} {run3}", f"{run8} {look3}"], 0, "after", 3),
     ]
     assert [d["foil_kinds"] for d in docs] == [
-        ["key", "binding+side", "binding", "side"], ["key", "binding", "count+binding", "count"],
-        ["key", "reversed_order+binding", "reversed_order", "binding"],
+        ["binding+side", "binding", "side", "key"], ["binding", "count+binding", "key", "count"],
+        ["reversed_order+binding", "key", "reversed_order", "binding"],
         ["key", "binding", "reading_order+binding", "reading_order"],
     ]
 
@@ -205,12 +206,30 @@ def test_key_position_and_text_rank_are_uniform_within_each_condition():
     docs = RULE.generate(0, 1024)
     for condition in RULE.conditions:
         cell = [d for d in docs if d["condition"] == condition]
-        positions = Counter(d["gold"] for d in cell)
-        ranks = Counter(sorted(d["choices"]).index(d["choices"][d["gold"]]) for d in cell)
-        assert positions == ranks == {0: 64, 1: 64, 2: 64, 3: 64}
-        # Every block of four items has each position and each rank once.
+        ranks = [sorted(d["choices"]).index(d["choices"][d["gold"]]) for d in cell]
+        assert Counter(ranks) == {0: 64, 1: 64, 2: 64, 3: 64}
+        # Every block of four items has each rank once.
         for block in range(0, 256, 4):
-            assert {d["gold"] for d in cell[block:block + 4]} == {0, 1, 2, 3}
+            assert set(ranks[block:block + 4]) == {0, 1, 2, 3}
+        # The position is drawn per item (version 2.1): a guess's spread, not a square's.
+        positions = Counter(d["gold"] for d in cell)
+        assert set(positions) == {0, 1, 2, 3} and chisquare(list(positions.values())).pvalue > 1e-3, positions
+
+
+def test_the_position_no_longer_tells_the_key_with_the_rank_and_the_slips():
+    # Until version 2.0 the key's rank minus its position was the block's index, which the block's pair
+    # of slips also shows (in the foils): a surface detector trained on four seeds read 0.40-0.43 on
+    # repetition items. The same rule, "the option whose rank minus position matches the slips' block",
+    # written out: the slips give the block (mod 2 here: repetition has two slip pairs), the options'
+    # ranks and positions the rest.
+    docs = [d for d in RULE.generate(3, 1600) if d["condition"] == "repetition"]
+    hits = 0.0
+    for doc in docs:
+        block = 0 if any(k.startswith("count+binding") for k in doc["foil_kinds"]) else 1
+        ranks = [sorted(doc["choices"]).index(c) for c in doc["choices"]]
+        fits = [i for i in range(4) if (ranks[i] - i) % 2 == block % 2]
+        hits += (doc["gold"] in fits) / len(fits) if fits else 0.25
+    assert hits / len(docs) <= 0.25 + 0.05
 
 
 def test_count_slips_leave_the_key_as_often_short_as_long():

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 import pytest
+from scipy.stats import chisquare
 
 from lm_eval_cog.probes.core import get_probe
 from lm_eval_cog.probes.reference import aggregate, play
@@ -38,14 +39,14 @@ def test_first_items_of_seed_0_are_pinned():
     ]
     assert [(d["choices"], d["gold"], d["condition"], d["lure"]) for d in docs[:6]] == [
         (["0 9 5", "5 9 0", "9 5 0"], 0, "forward", -1),
-        (["8 1 9", "8 9 1", "9 1 8"], 0, "backward", 2),
-        (["5", "6", "7"], 0, "sorted", -1),
-        (["4 7 1 6", "7 4 6 1", "4 7 6 1"], 1, "forward", -1),
-        (["6 0 8 1", "6 0 1 8", "0 6 1 8"], 1, "backward", -1),
-        (["7", "3", "5"], 1, "sorted", -1),
+        (["8 9 1", "9 1 8", "8 1 9"], 2, "backward", 1),
+        (["6", "5", "7"], 1, "sorted", -1),
+        (["4 7 1 6", "4 7 6 1", "7 4 6 1"], 2, "forward", -1),
+        (["6 0 1 8", "6 0 8 1", "0 6 1 8"], 0, "backward", -1),
+        (["7", "5", "3"], 2, "sorted", -1),
     ]
     assert (docs[11]["shown"], docs[11]["choices"], docs[11]["gold"], docs[11]["lure"]) == (
-        "5 1 3 6 9 4", ["4", "3", "5"], 0, 1)
+        "5 1 3 6 9 4", ["3", "5", "4"], 2, 0)
 
 
 def _shown(doc):
@@ -136,10 +137,12 @@ def test_sorted_roles_are_alike_in_value_rank_and_order_of_mention():
 
 
 def test_key_position_is_uniform_within_each_condition():
+    # Drawn per item since version 3.2 (cycled by index with the length and the option set's kind, it
+    # could be read off them): a guess's spread.
     docs = SPAN.generate(0, 900)
     for condition in SPAN.conditions:
         positions = Counter(d["gold"] for d in docs if d["condition"] == condition)
-        assert positions == {0: 100, 1: 100, 2: 100}
+        assert set(positions) == {0, 1, 2} and chisquare(list(positions.values())).pvalue > 1e-3, positions
 
 
 def test_option_set_kinds_and_key_roles_cycle_within_forward_and_backward():

@@ -45,8 +45,10 @@ produces. The slips:
 The pairs of slips, per condition (cycled by index): ``primitive`` binding x side;
 ``repetition`` count x binding, count x side; ``conjunction`` and ``after`` order x
 binding, order x side, order x count. Within each condition every block of four items
-has the key once at each position and once at each rank of the options in text
-order (rows of a Latin square; the rank is reached by redrawing the item).
+has the key once at each rank of the options in text order (the rank is reached by
+redrawing the item); the key's position is drawn per item (version 2.1: cycled with the
+rank, rank minus position was the block's index, which the block's pair of slips also
+shows, and a surface detector trained on four seeds read 0.40-0.43 on repetition items).
 
 Chance: 1/4. Effects (lower is better):
 
@@ -65,6 +67,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -218,7 +221,7 @@ class RuleExecution(Probe):
     Params = RuleExecutionParams
     conditions = CONDITIONS
     lure_conditions = ("after",)
-    version = 2.0
+    version = 2.1
     effects: ClassVar[Mapping[str, tuple[str, bool]]] = {
         "composition_cost": ("difference", False),
         "reversal_cost": ("difference", False),
@@ -227,11 +230,11 @@ class RuleExecution(Probe):
 
     def item(self, rng: np.random.Generator, params: RuleExecutionParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        # Within the condition, every block of four items has the key at each position and at each
-        # rank among the options in text order (e.g. LTURN before RTURN, "twice" before "thrice"),
-        # rows of a Latin square; the pair of slips changes from block to block.
+        # Within the condition, every block of four items has the key at each rank among the options
+        # in text order (e.g. LTURN before RTURN, "twice" before "thrice"); the pair of slips changes
+        # from block to block; the key's position is drawn per item (below).
         j = index // len(CONDITIONS)
-        position, rank = j % OPTIONS, (j + j // OPTIONS) % OPTIONS
+        rank = (j + j // OPTIONS) % OPTIONS
         slips = cycle(SLIP_PAIRS[condition], j // OPTIONS)
         for attempt in itertools.count():
             # A count slip makes two options longer or shorter: the slipped phrase is "twice" or
@@ -256,11 +259,17 @@ class RuleExecution(Probe):
             if len(set(texts)) == OPTIONS and (sorted(texts).index(texts[0]) == rank or attempt >= RANK_DRAWS):
                 break
         rest = [int(k) + 1 for k in rng.permutation(OPTIONS - 1)]
-        order = rest[:position] + [0] + rest[position:]
         words = [phrase_text(names[v], d, t) for v, (d, t) in zip(used, shapes)]
         command = (" after " if condition == "after" else " and ").join(words)
+        prompt = self._prompt(names, actions, command)
+        # The key's position is drawn per item, from its prompt (no draw of the generator: the items
+        # are those of version 2.0 in another order). Cycled with the rank, rank - position was the
+        # block's index, which the block's pair of slips (visible in the foils) also tells: a detector
+        # trained on four seeds read 0.40-0.43 on repetition items (chance 0.25) until version 2.1.
+        position = zlib.crc32(prompt.encode()) % OPTIONS
+        order = rest[:position] + [0] + rest[position:]
         return {
-            "prompt": self._prompt(names, actions, command),
+            "prompt": prompt,
             "choices": [" ".join(sequences[k]) for k in order],
             "gold": position,
             "condition": condition,

@@ -50,8 +50,9 @@ with k free to be 1 or the length, the k-th smallest would be the smallest or la
 that rule scored 0.82), the list filled around the key, and the options' order of mention in
 the list a random permutation. In 20% of the sorted items (:data:`COPY_SHARE`) one foil is the
 **copy**: the symbol at place k of the list as shown, the order error of reporting in presented
-order; ruling it out (always offered, it would give 1/2) gains ~0.03. The key's position cycles
-by index within each condition; the shortcut audit takes each condition as its own cell.
+order; ruling it out (always offered, it would give 1/2) gains ~0.03. The key's position is drawn
+per item (version 3.2; it cycled by index with the length and the option set's kind until then);
+the shortcut audit takes each condition as its own cell.
 Chance: 1/3. The **order foil** (``lure``) is the list as presented (backward where offered), or
 the copy symbol (sorted, where offered); forward has none.
 Declared heuristics (:attr:`Span.heuristics`): ``repetition`` (backward) and ``copy_position``
@@ -74,6 +75,7 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -326,7 +328,7 @@ class Span(Probe):
     Params = SpanParams
     conditions = CONDITIONS
     lure_conditions = ("backward", "sorted")
-    version = 3.1
+    version = 3.2
     heuristics = (
         Heuristic("repetition", "Thomas, Milner & Haberlandt 2003 (the list repeated in presented order)",
                   repetition_scores, ("backward",)),
@@ -344,9 +346,6 @@ class Span(Probe):
         condition = cycle(CONDITIONS, index)
         lengths = range(params.min_length, params.max_length + 1)
         length = lengths[(index // len(CONDITIONS)) % len(lengths)]
-        # The key's position cycles within each condition (crossed with the length unless the number
-        # of lengths is a multiple of 3: both cycles then move together, each still uniform).
-        position = (index // len(CONDITIONS)) % N_OPTIONS
         place = 0  # the asked place k of a sorted item (1-based); 0 in the other conditions
         if condition == "sorted":
             # The key's value rank among the three options cycles within the condition (crossed with its
@@ -364,11 +363,17 @@ class Span(Probe):
             key = options.pop(int(rng.integers(N_OPTIONS)) if role is None else role)
             foils = [options[int(k)] for k in rng.permutation(len(options))]
             shown = key if condition == "forward" else key[::-1]
+        kind = "digits" if params.symbols == "digits" else "letters"
+        prompt = self._prompt(condition, shown, kind, place)
+        # The key's position is drawn per item, from its prompt (no draw of the generator: the items
+        # are version 3's in another order). Cycled by index with the length, the set's kind and the
+        # key's order in it, it could be read off those (a surface detector trained on four seeds read
+        # 0.42 on forward items, chance 1/3).
+        position = zlib.crc32(prompt.encode()) % N_OPTIONS
         choices = [_fmt(o) for o in foils[:position] + [key] + foils[position:]]
         copy = shown[place - 1] if condition == "sorted" else _fmt(shown)
-        kind = "digits" if params.symbols == "digits" else "letters"
         return {
-            "prompt": self._prompt(condition, shown, kind, place),
+            "prompt": prompt,
             "choices": choices,
             "gold": position,
             "condition": condition,
