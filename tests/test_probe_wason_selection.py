@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 import pytest
+from scipy.stats import chisquare
 from rapidfuzz.distance import Levenshtein
 
 from lm_eval_cog.audit.probes import doc_item
@@ -32,7 +33,7 @@ def test_first_items_of_seed_0_are_pinned():
         ABSTRACT + "You see one side of each card: [S] [6] [A] [3].\n"
         "Rule: If a card does not have a consonant on one side, then it has an odd number on the other side.\n"
         "Which cards must you turn over to find out whether the rule is true or false for these four cards? "
-        "Turn over only the cards you need.\nOptions:\n- 6, A\n- A, 3\n- S, 6\n- S, 3\n" + TAIL
+        "Turn over only the cards you need.\nOptions:\n- A, 3\n- 6, A\n- S, 6\n- S, 3\n" + TAIL
     )
     assert docs[3]["prompt"] == (
         "You are an immigration officer at the airport of Liglem. Each of four cards shows a passenger's form: "
@@ -40,15 +41,15 @@ def test_first_items_of_seed_0_are_pinned():
         "to stay. You see one side of each card: [25 days] [Zwomin] [11 days] [Male].\n"
         "Rule: If a passenger arrives from any country other than Zwomin, they must stay fewer than 14 days.\n"
         "Which cards must you turn over to find out whether anyone is breaking the rule? Turn over only the "
-        "cards you need.\nOptions:\n- 25 days, Zwomin\n- 25 days, Male\n- Zwomin, 11 days\n- 11 days, Male\n" + TAIL
+        "cards you need.\nOptions:\n- 25 days, Zwomin\n- Zwomin, 11 days\n- 11 days, Male\n- 25 days, Male\n" + TAIL
     )
-    assert docs[1]["choices"] == ["34, Guza", "Kregun, 10", "Guza, 10", "Kregun, 34"]
+    assert docs[1]["choices"] == ["Kregun, 10", "Guza, 10", "34, Guza", "Kregun, 34"]
     assert docs[1]["prompt"].split("\n")[1] == (
         "Rule: If a person has a ticket for any film other than Kregun, they must be under 16 years old."
     )
-    assert docs[2]["choices"] == ["8, E", "9, E", "9, N", "N, 8"]
+    assert docs[2]["choices"] == ["8, E", "9, N", "9, E", "N, 8"]
     assert [(d["condition"], d["gold"], d["lure"], d["matching"]) for d in docs] == [
-        ("abstract", 0, 3, 3), ("deontic", 0, -1, 1), ("abstract", 1, 0, 0), ("deontic", 1, -1, 2)
+        ("abstract", 1, 3, 3), ("deontic", 2, -1, 0), ("abstract", 2, 0, 0), ("deontic", 3, -1, 1)
     ]
 
 
@@ -137,7 +138,10 @@ def test_key_sort_rank_and_position_are_uniform_within_each_condition():
         mine = [d for d in docs if d["condition"] == condition]
         ranks = Counter(sorted(d["choices"], key=natural_key).index(d["choices"][d["gold"]]) for d in mine)
         assert ranks == {r: 16 for r in range(4)}
-        assert Counter(d["gold"] for d in mine) == {p: 16 for p in range(4)}
+        # The position is drawn per item since version 3.1 (cycled with the rank, the similarity class
+        # and the longer p card, it could be read off them): a guess's spread.
+        positions = Counter(d["gold"] for d in mine)
+        assert set(positions) == set(range(4)) and chisquare(list(positions.values())).pvalue > 1e-3, positions
 
 
 def test_key_and_matching_pair_are_the_two_shortest_or_the_two_longest_options_equally_often():
@@ -209,14 +213,14 @@ def test_a_single_deontic_content_is_the_film_age_limit():
     assert {d["content"] for d in docs if d["condition"] == "deontic"} == {"cinema"}
 
 
-# Document 2 of seed 0: cards 9, N, 8, E; options ["8, E", "9, E", "9, N", "N, 8"].
+# Document 2 of seed 0: cards 9, N, 8, E; options ["8, E", "9, N", "9, E", "N, 8"].
 DOC = WASON.generate(0, 3)[2]
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("E, 9", 1), ("9 and E", 1), ("**E & 9**", 1), ("the cards E and 9", 1), ("'E', '9'", 1), ("e; 9.", 1),
-     ("8, E", 0), ("N, 9", 2), ("E", -1), ("E, 8, 9", -1), ("N", -1), ("none", -1), ("E, 9, E", 1)],
+    [("E, 9", 2), ("9 and E", 2), ("**E & 9**", 2), ("the cards E and 9", 2), ("'E', '9'", 2), ("e; 9.", 2),
+     ("8, E", 0), ("N, 9", 1), ("E", -1), ("E, 8, 9", -1), ("N", -1), ("none", -1), ("E, 9, E", 2)],
 )
 def test_card_sets_are_read_in_any_order_and_wrong_sets_are_wrong(answer, expected):
     assert WASON.read(DOC, answer) == expected
@@ -309,8 +313,13 @@ def test_the_if_card_and_the_smallest_number_are_at_chance_on_deontic_items():
 
 
 def test_random_errors_match_a_third_of_the_time():
-    scores = play(WASON, "random", WASON.generate(0, 2000), "gen")
-    assert scores["matching_error_share"] == pytest.approx(1 / 3, abs=0.04)
+    # A third of the errors on items where matching is wrong; none where it is the key (an abstract
+    # rule negating its "then" part only): n_wrong_matching / (3 n) in expectation, 7/24 here.
+    docs = WASON.generate(0, 2000)
+    scores = play(WASON, "random", docs, "gen")
+    expected = sum(d["matching"] != d["gold"] for d in docs) / (3 * len(docs))
+    errors = 0.75 * len(docs)
+    assert scores["matching_error_share"] == pytest.approx(expected, abs=3.5 * math.sqrt(expected * (1 - expected) / errors))
     assert abs(scores["content_effect"]) < 3.5 * math.sqrt(2 * 0.1875 / 1000)
 
 

@@ -18,8 +18,8 @@ one character each): the key is the shortest or longest option as often as any o
 the cards' display order is chosen so that the key's rank in sorted order (numbers by
 value, then text) cycles over the four ranks and the key is the most and the least
 similar option in spelling (mean edit similarity to the others) 1/4 of the time each;
-its position among the choices cycles too. The cards are shown as ``[A] [K] [4] [7]``,
-so that no option is written in the prompt.
+its position among the choices is drawn per item (version 3.1; it cycled with the rest until
+then). The cards are shown as ``[A] [K] [4] [7]``, so that no option is written in the prompt.
 
 Conditions alternate by index:
 
@@ -75,6 +75,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -200,21 +201,20 @@ class WasonParams:
             )
 
 
-def design(index: int) -> tuple[int, str, bool, int]:
-    """(key sort rank, key similarity class, p card longer than not-p, key position) of item
-    ``index``, by construction.
+def design(index: int) -> tuple[int, str, bool]:
+    """(key sort rank, key similarity class, p card longer than not-p) of item ``index``, by
+    construction.
 
     Within each condition (``j`` = the item's count in it) the key's rank among the options in
     sorted order (numbers by value, then text) cycles every item and its similarity class
     (:data:`SIMILARITY_CLASSES`) every 4; whether the p card is longer than the not-p card (which
     makes the key and the matching pair the two longest options, else the two shortest) alternates
-    every 16 items; the key's position among the choices cycles with the rank, shifted by one every
-    4 and every 16 items (every (rank, position) pair once in 16 items).
+    every 16 items. The key's position is not part of the design (see :meth:`WasonSelection.item`).
     """
     j = index // len(CONDITIONS)
     rank, p_longer = j % N_OPTIONS, bool((j // 16) % 2)
     similar = SIMILARITY_CLASSES[(cycle(CONDITIONS, index), p_longer)][rank][(j // N_OPTIONS) % N_OPTIONS]
-    return rank, similar, p_longer, (j + j // N_OPTIONS + j // 16) % N_OPTIONS
+    return rank, similar, p_longer
 
 
 def _pick(rng: np.random.Generator, options: str | tuple[str, ...]) -> str:
@@ -389,7 +389,7 @@ class WasonSelection(Probe):
 
     def item(self, rng: np.random.Generator, params: WasonParams, index: int) -> dict[str, Any]:
         condition = cycle(CONDITIONS, index)
-        rank, similar, p_longer, position = design(index)
+        rank, similar, p_longer = design(index)
         for _ in range(MAX_DRAWS):
             content = "letters" if condition == "abstract" else _pick(rng, DEONTIC[: params.deontic_contents])
             drawn = _abstract(rng) if content == "letters" else _deontic(rng, content, p_longer)
@@ -402,11 +402,16 @@ class WasonSelection(Probe):
         cards = [sides[r] for r in roles]
         foils = [o for o in OPTION_SETS if o != KEY]
         foils = [foils[int(k)] for k in rng.permutation(len(foils))]
+        stem = f"{setting} You see one side of each card: {' '.join(f'[{c}]' for c in cards)}.\nRule: {rule}\n"
+        # The key's position is drawn per item, from the question (no draw of the generator: the items
+        # are those of 3.0 with the options in another order). Until version 3.1 it cycled with the
+        # key's rank, similarity class and longer-p slot, so that those, which the options show, told
+        # the position: the surface detector read 0.32-0.35 on deontic items at fresh seeds.
+        position = zlib.crc32(stem.encode()) % N_OPTIONS
         options = foils[:position] + [KEY] + foils[position:]
         choices = [_option_text(sides, roles, option) for option in options]
         prompt = (
-            f"{setting} You see one side of each card: {' '.join(f'[{c}]' for c in cards)}.\nRule: {rule}\n"
-            f"{QUESTION} {TASKS[condition]} Turn over only the cards you need.\nOptions:\n"
+            f"{stem}{QUESTION} {TASKS[condition]} Turn over only the cards you need.\nOptions:\n"
             + "\n".join(f"- {c}" for c in choices) + f"\n{ANSWER_FORM}"
         )
         matching = options.index(named)
