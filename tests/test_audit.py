@@ -276,3 +276,12 @@ def test_the_one_sided_interval_is_printed_as_a_lower_bound(capsys) -> None:
     assert main(["audit", "cog_syllogism_mc", "--seed", "7", "--items", "60"]) == 0
     out = capsys.readouterr().out
     assert "acc 95% (one-sided)" in out and ">= 0." in out and ", 1.000]" not in out
+
+
+def test_detectors_train_on_four_unaudited_seeds_by_default():
+    from lm_eval_cog.lmeval.audit_cli import train_seeds_for
+
+    # Two training seeds of 200 items missed artefacts that four of 400 found (docs/static-probes.md).
+    assert train_seeds_for((1, 2, 3), ()) == (9001, 9002, 9003, 9004)
+    assert train_seeds_for((9001, 9003), ()) == (9002, 9004, 9005, 9006)
+    assert train_seeds_for((1,), (7, 8)) == (7, 8)
