@@ -599,10 +599,11 @@ class TowerProbe(Probe):
         question = cycle(QUESTIONS, index // len(CONDITIONS))
         # Within each (depth, question) cell, every block of k items has the key once at each rank
         # of the options in text order and once in each typicality slot (the most typical option,
-        # the least, neither: see typicality_miss).
+        # the least, neither: see typicality_miss). (The formulas are version 2.3's, whose third
+        # row, the position, is now drawn per item below: the same problems are drawn.)
         j = index // (len(CONDITIONS) * len(QUESTIONS))
         k = OPTIONS[question]
-        rank, typical = j % k, (j + j // k) % k
+        rank, typical = (j + j // k) % k, (j + 2 * (j // k)) % k
         builder = {"count": self._count, "next": self._next, "plan": self._plan}[question]
         best = None
         for attempt in itertools.count():
