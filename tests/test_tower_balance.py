@@ -1,13 +1,11 @@
-"""lm_eval_cog.probes._tower_balance: the linear programs that choose a next-move cell's mixture of
-credit vectors, and the schedule that gives each item its vector, on hand-built vectors."""
+"""lm_eval_cog.probes._tower_balance: the credit vectors and the linear programs that choose a
+next-move cell's mixture of them, on hand-built vectors."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
-from lm_eval_cog.probes._tower_balance import closest_to_chance, credit_vector, slot_vector
+from lm_eval_cog.probes._tower_balance import closest_to_chance, credit_vector
 from lm_eval_cog.paradigms.probe_base import Heuristic
 
 
@@ -68,15 +66,6 @@ def test_vectors_few_problems_offer_are_left_out():
 def test_no_problem_is_an_error():
     with pytest.raises(ValueError, match="no problem"):
         closest_to_chance([], 1 / 3)
-
-
-def test_slot_vectors_follow_the_mixture_in_any_run_of_items():
-    mixture = {(0.0,): 2 / 3, (1.0,): 1 / 3}
-    counts = Counter(slot_vector(mixture, j) for j in range(300))
-    assert abs(counts[(1.0,)] - 100) <= 2
-    for start in range(0, 280, 20):  # every block of 20 consecutive items: 6-7 of 20 within one item
-        block = Counter(slot_vector(mixture, j) for j in range(start, start + 20))
-        assert abs(block[(1.0,)] - 20 / 3) <= 1.5, (start, block)
 
 
 def test_credit_vector_shares_ties_and_guesses_where_a_heuristic_has_no_basis():

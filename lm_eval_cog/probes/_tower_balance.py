@@ -6,21 +6,20 @@ it picks a foil. An item's *credit vector* has one such credit per heuristic. A 
 holds every heuristic to a guess when its items' vectors average 1/3 in every coordinate. Which
 vectors a problem can offer depends on the puzzle and the depth (at depth 2 the key is the only
 goal-directed move; Hanoi's three legal moves leave no choice of foils), so a depth's best mixture
-of offered vectors is a linear program (:func:`closest_to_chance`), and item j of a cell can be given
-the vector of its slot in it (:func:`slot_vector`, a low-discrepancy sequence over j: items are
-generated one index at a time from their own seeds, so a mixture is a schedule over indices, as the
-key's rank and typicality slots are).
+of offered vectors is a linear program (:func:`closest_to_chance`). Items are generated one index
+at a time from their own seeds, so a generator would give item j of a cell the vector of its slot in
+that mixture: a schedule over indices, as the key's rank and typicality slots are.
 
 ``scripts/tower_next_balance.py`` measures each depth's bound with it. The generator does not ask
-for vectors yet: wired in (tried 2026-11-28), next moves were at chance depth by depth from d3, but
-with depth 2 still in the probe the pooled audit cell got no better (London's ``goal_peg`` 0.39 vs
+for vectors yet: wired in (tried 2026-11-28, branch ``i28-next-balance-h``, with a golden-ratio
+schedule over j), next moves were at chance depth by depth from d3, but with depth 2 still in the
+probe the pooled audit cell got no better (London's ``goal_peg`` 0.39 vs
 0.37, as its d5-d7 next moves were below chance and offset d2; Hanoi's options-only detector rose to
 0.305). It is meant for the version that drops depth 2 (docs/static-probes.md).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -32,7 +31,6 @@ from lm_eval_cog.audit.strategies import credit
 MOVE_HEURISTICS = ("goal_peg", "goal_position", "move_pattern")
 #: Mixture weights below this are dropped (and the others scaled up to sum to 1).
 MIN_WEIGHT = 0.005
-_GOLDEN = (math.sqrt(5) - 1) / 2
 
 Vector = tuple[float, ...]
 
@@ -99,18 +97,3 @@ def closest_to_chance(offers: Sequence[Iterable[Vector]], chance: float,
     keep = {vectors[i]: float(weights[i]) for i in range(n) if weights[i] > MIN_WEIGHT}
     total = sum(keep.values())
     return bound, {v: w / total for v, w in keep.items()}
-
-
-def slot_vector(mixture: dict[Vector, float], j: int) -> Vector:
-    """The vector item ``j`` of a cell asks for: the mixture's vectors laid on [0, 1) by weight (in
-    sorted order), read at the golden-ratio point of ``j`` (any run of n items gets each vector's
-    share within about log(n)/n)."""
-    point = (j + 1) * _GOLDEN % 1.0
-    total = sum(mixture.values())
-    edge = 0.0
-    vectors = sorted(mixture)
-    for vector in vectors:
-        edge += mixture[vector] / total
-        if point < edge:
-            return vector
-    return vectors[-1]
