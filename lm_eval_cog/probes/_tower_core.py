@@ -52,7 +52,6 @@ import functools
 import itertools
 import operator
 import re
-import zlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -69,7 +68,7 @@ from lm_eval_cog.probes._tower_heuristics import (
 )
 from lm_eval_cog.probes.aggregations import difference_side
 from lm_eval_cog.answers import AnswerText, as_answer, clean_answer, list_items, parse_int
-from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, normalize_answer
+from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, key_place, normalize_answer
 
 State = tuple[tuple[int, ...], ...]
 Move = tuple[int, int, int]
@@ -625,11 +624,10 @@ class TowerProbe(Probe):
         options = body.pop("options")  # (text, kind, excess), the key first
         if question != "count":  # the count scale stays in ascending order
             rest = [int(i) + 1 for i in rng.permutation(len(options) - 1)]
-            # The key's position is drawn per item, from its prompt (no draw of the generator, so the
-            # problems are those of version 2.3). Cycled with rank and slot, any two of the three fixed
-            # the third for the key alone (t = 2r - p mod k), a relation no foil had: "pick the option
-            # that satisfies it" scored 0.73 (London) / 0.49 (Hanoi) on next moves against 1/3.
-            position = zlib.crc32(prompt.encode()) % len(options)
+            # Cycled with rank and slot (Hanoi 2.3, London 3.0), any two of the three fixed the third
+            # for the key alone (t = 2r - p mod k): "pick the option that satisfies it" scored 0.73
+            # (London) / 0.49 (Hanoi) on next moves against 1/3.
+            position = key_place(prompt, len(options))
             options = [options[i] for i in rest[:position] + [0] + rest[position:]]
         kinds = [kind for _, kind, _ in options]
         lure = next((i for i, kind in enumerate(kinds) if kind == body["lure_kind"]), -1)

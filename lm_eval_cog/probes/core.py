@@ -9,6 +9,7 @@ in one place.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -48,6 +49,15 @@ __all__ = [
 def cycle(options: Sequence[str], index: int) -> str:
     """The condition of item ``index`` when conditions alternate in a fixed cycle."""
     return options[index % len(options)]
+
+
+def key_place(question: str, k: int) -> int:
+    """The key's place among ``k`` options, drawn per item from a hash of its ``question``: it takes no
+    draw of the item's generator (the rest of the item is what it would be with any other place), and
+    it is tied to nothing cycled by the item index. A place cycled with the key's other slots (its rank
+    in text order, its typicality, the kind of its foils) could be read off them, since the options
+    show those: issue 28 found it in the towers, rule execution, span and Wason."""
+    return zlib.crc32(question.encode()) % k
 
 
 def conflict_condition(index: int, k: int) -> tuple[str, int]:

@@ -67,7 +67,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -76,7 +75,7 @@ import numpy as np
 
 from lm_eval_cog.paradigms.base import require_int
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.probes.core import Probe, cycle, key_place, normalize_answer
 
 CONDITIONS = ("primitive", "repetition", "conjunction", "after")
 ACTIONS = ("JUMP", "LOOK", "RUN", "WALK")
@@ -262,11 +261,10 @@ class RuleExecution(Probe):
         words = [phrase_text(names[v], d, t) for v, (d, t) in zip(used, shapes)]
         command = (" after " if condition == "after" else " and ").join(words)
         prompt = self._prompt(names, actions, command)
-        # The key's position is drawn per item, from its prompt (no draw of the generator: the items
-        # are those of version 2.0 in another order). Cycled with the rank, rank - position was the
-        # block's index, which the block's pair of slips (visible in the foils) also tells: a detector
-        # trained on four seeds read 0.40-0.43 on repetition items (chance 0.25) until version 2.1.
-        position = zlib.crc32(prompt.encode()) % OPTIONS
+        # Cycled with the rank (version 2.0), rank - position was the block's index, which the
+        # block's pair of slips (visible in the foils) also tells: a detector trained on four seeds
+        # read 0.40-0.43 on repetition items (chance 0.25).
+        position = key_place(prompt, OPTIONS)
         order = rest[:position] + [0] + rest[position:]
         return {
             "prompt": prompt,

@@ -75,7 +75,6 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -85,7 +84,7 @@ import numpy as np
 from lm_eval_cog.paradigms.base import require_int, unknown_name_message
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, normalize_answer
+from lm_eval_cog.probes.core import Probe, cycle, key_place, normalize_answer
 from lm_eval_cog.stderr import bootstrapped
 
 #: Symbol sets: digits, and consonants (no vowels: lists cannot be read as words).
@@ -365,11 +364,10 @@ class Span(Probe):
             shown = key if condition == "forward" else key[::-1]
         kind = "digits" if params.symbols == "digits" else "letters"
         prompt = self._prompt(condition, shown, kind, place)
-        # The key's position is drawn per item, from its prompt (no draw of the generator: the items
-        # are version 3's in another order). Cycled by index with the length, the set's kind and the
-        # key's order in it, it could be read off those (a surface detector trained on four seeds read
-        # 0.42 on forward items, chance 1/3).
-        position = zlib.crc32(prompt.encode()) % N_OPTIONS
+        # Cycled by index with the length, the set's kind and the key's order in it (version 3.1),
+        # it could be read off those (a surface detector trained on four seeds read 0.42 on forward
+        # items, chance 1/3).
+        position = key_place(prompt, N_OPTIONS)
         choices = [_fmt(o) for o in foils[:position] + [key] + foils[position:]]
         copy = shown[place - 1] if condition == "sorted" else _fmt(shown)
         return {

@@ -75,7 +75,6 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -85,7 +84,7 @@ import numpy as np
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes._syllogism_nonce import nonce_words
 from lm_eval_cog.probes.aggregations import difference_side
-from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, normalize_answer
+from lm_eval_cog.probes.core import Probe, cycle, edit_similarity, key_place, normalize_answer
 
 CONDITIONS = ("abstract", "deontic")
 ROLES = ("p", "not_p", "q", "not_q")
@@ -403,11 +402,10 @@ class WasonSelection(Probe):
         foils = [o for o in OPTION_SETS if o != KEY]
         foils = [foils[int(k)] for k in rng.permutation(len(foils))]
         stem = f"{setting} You see one side of each card: {' '.join(f'[{c}]' for c in cards)}.\nRule: {rule}\n"
-        # The key's position is drawn per item, from the question (no draw of the generator: the items
-        # are those of 3.0 with the options in another order). Until version 3.1 it cycled with the
-        # key's rank, similarity class and longer-p slot, so that those, which the options show, told
-        # the position: the surface detector read 0.32-0.35 on deontic items at fresh seeds.
-        position = zlib.crc32(stem.encode()) % N_OPTIONS
+        # In version 3.0 the position cycled with the key's rank, similarity class and longer-p
+        # slot, which the options show: the surface detector read 0.32-0.35 on deontic items at fresh
+        # seeds. Hashed from the question without the options listing, which the place orders.
+        position = key_place(stem, N_OPTIONS)
         options = foils[:position] + [KEY] + foils[position:]
         choices = [_option_text(sides, roles, option) for option in options]
         prompt = (
