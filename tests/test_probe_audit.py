@@ -8,9 +8,10 @@ the heuristics the probe declares, and the learned artefact detectors, trained o
 400 items (4-7), which find more. A probe that fails here can be answered
 without doing the task; the message names the strategy, the cell and the margin.
 
-``KNOWN_SHORTCUTS`` lists the (probe, cell, strategy) the detectors find in today's generators
-(issue 28): each is an xfail(strict=True) test of its own, so the probe test stays a guard against
-any new shortcut, and a fixed generator turns its entry into an XPASS failure: remove the entry then.
+``STRONG_KNOWN`` lists the probes whose four-seed detectors still find a shortcut (issue 28): each is
+an xfail(strict=True), so a fixed generator turns it into an XPASS failure: remove the entry then.
+The default-budget audit has no known shortcut left (the towers' rows went with Hanoi 3.0 / London
+4.0).
 """
 
 from __future__ import annotations
@@ -28,22 +29,16 @@ ITEMS = 400  # per seed
 TRAIN_SEEDS = (4, 5)
 TRAIN_ITEMS = 200  # per training seed
 
-#: (probe, cell, strategy) flagged on the generators before issue 28's redesign (branch i28a).
-KNOWN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ('hanoi', 'all', 'detector:surface'),  # 0.34 vs 0.249 (2.4; 0.406 on 2.3)
-    ('hanoi', 'all', 'heuristic:goal_peg'),  # 0.384 vs 0.249
-    ('hanoi', 'all', 'heuristic:goal_position'),  # 0.518 vs 0.249
-    ('tower_london', 'all', 'detector:surface'),  # 0.30 vs 0.249 (3.1; 0.37 on 3.0)
-    ('tower_london', 'all', 'heuristic:goal_peg'),  # 0.374 vs 0.249
-    ('tower_london', 'all', 'heuristic:goal_position'),  # 0.505 vs 0.249
-)
-
 #: Detectors trained on four seeds of 400 items find more than the default two of 200 (2026-11-28,
 #: docs/static-probes.md: rule execution 0.40, span 0.42, Wason 0.35, fixed in their next versions):
-#: every probe but the towers (flagged above already) is audited that way too.
+#: every probe is audited that way too.
 STRONG_TRAIN_SEEDS = (4, 5, 6, 7)
 STRONG_TRAIN_ITEMS = 400
-STRONG_PROBES = sorted(name for name in REGISTRY if name not in ("hanoi", "tower_london"))
+#: Probes whose four-seed detector still finds a shortcut (issue 28), each a strict xfail: the towers'
+#: next moves (surface detector 0.41 / 0.45 on next-move items alone; pooled London 0.326 at seeds
+#: 1-3, Hanoi 0.307 here and 0.331 at seeds 11-13, against 0.267).
+STRONG_KNOWN = ("tower_london",)
+STRONG_PROBES = sorted(REGISTRY)
 
 
 @lru_cache(maxsize=None)
@@ -58,21 +53,8 @@ def _group(name: str) -> pytest.MarkDecorator:
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=_group(name)) for name in sorted(REGISTRY)])
 def test_no_blind_strategy_beats_chance_by_more_than_five_points(name: str) -> None:
-    known = {(cell, strategy) for probe, cell, strategy in KNOWN_SHORTCUTS if probe == name}
-    flagged = [r for r in _audit(name) if r.flagged and (r.condition, r.strategy) not in known]
+    flagged = [r for r in _audit(name) if r.flagged]
     assert not flagged, f"{name}: blind strategies above chance + 0.05:\n" + to_text(flagged)
-
-
-@pytest.mark.parametrize(
-    "name, cell, strategy",
-    [pytest.param(*known, marks=[_group(known[0]),
-                                 pytest.mark.xfail(strict=True, reason="issue 28: generator not yet redesigned")])
-     for known in KNOWN_SHORTCUTS],
-)
-def test_known_shortcut_is_gone(name: str, cell: str, strategy: str) -> None:
-    rows = [r for r in _audit(name) if r.condition == cell and r.strategy == strategy]
-    assert rows, f"{name}: no row for {strategy} in cell {cell}"
-    assert not rows[0].flagged, f"{name}: {strategy} in {cell}: {rows[0].accuracy:.3f} vs {rows[0].chance:.3f}"
 
 
 @lru_cache(maxsize=None)
@@ -81,7 +63,12 @@ def _strong_audit(name: str) -> tuple[Row, ...]:
     return tuple(r for r in rows if r.strategy.startswith("detector:"))
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=_group(name)) for name in STRONG_PROBES])
+def _strong_marks(name: str) -> list[pytest.MarkDecorator]:
+    known = [pytest.mark.xfail(strict=True, reason="issue 28: tower next moves, surface detector")]
+    return [_group(name), *(known if name in STRONG_KNOWN else [])]
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=_strong_marks(name)) for name in STRONG_PROBES])
 def test_no_detector_trained_on_four_seeds_finds_a_shortcut(name: str) -> None:
     flagged = [r for r in _strong_audit(name) if r.flagged]
     assert not flagged, f"{name}: detectors above chance + 0.05:\n" + to_text(flagged)

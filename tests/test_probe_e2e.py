@@ -34,13 +34,14 @@ def test_smollm2_runs_cog_static_with_per_condition_metrics_and_group_scores(tmp
     results = json.loads(Path(path).read_text())["results"]
     for name in REGISTRY:
         probe = get_probe(name)
-        seen = {probe.scored_condition(d) for d in probe.generate(1234, LIMIT)} - {None}
+        docs = probe.generate(1234, min(probe.default_items, 2 * LIMIT))
         for form, key in (("mc", "none"), ("gen", "answer_line")):
             got = results[f"cog_{name}_{form}"]
             assert 0.0 <= got[f"acc,{key}"] <= 1.0
-            for condition in seen:
+            asked = [d for d in docs if probe.in_form(d, form)][:LIMIT]  # --limit: the form's first LIMIT
+            for condition in {probe.scored_condition(d) for d in asked} - {None}:
                 assert 0.0 <= got[f"acc_{condition},{key}"] <= 1.0, (name, form, condition)
-            for effect in probe.effects:  # present; NaN where --limit left a side out
+            for effect in probe.form_effects(form):  # present; NaN where --limit left a side out
                 assert f"{effect},{key}" in got
         assert 0.0 <= results[f"cog_{name}_gen"]["invalid_rate,answer_line"] <= 1.0
         assert not math.isnan(results[f"cog_{name}_mc"]["acc_norm,none"])

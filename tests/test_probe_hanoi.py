@@ -21,7 +21,7 @@ RULES = (
     "Discs are listed from bottom to top.\n"
 )
 COUNT_Q = "What is the smallest number of moves that turns the start state into the goal state? Answer with a single number."
-NUMBERS = [str(k) for k in range(2, 8)]
+NUMBERS = [str(k) for k in range(3, 8)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,59 +44,69 @@ def parse_move(text: str) -> tuple[str, str, str]:
 
 
 def test_first_items_of_seed_0_are_pinned():
-    # Checked by hand. 0: disc 2 B->C, disc 1 A->C = 2 moves; discs 1 and 2 out of place (2), no lure.
-    # 1: disc 1 must leave A before disc 2 lands there and must land on B after disc 2 left it:
-    #    1 A->C, 2 B->A, 1 C->B = 3; out of place: discs 1 and 2 -> lure "2".
-    # 2: disc 5 B->C needs disc 2 off B, disc 2 A needs disc 1 off A and C must stay free:
-    #    1 A->C, 2 B->A, 1 C->A, 5 B->C = 4; out of place: 1 (height), 2, 5 -> lure "3".
+    # Checked by hand. 0: 2 A->B (onto 3), 1 C->B (onto 2), 4 C->A = 3 moves; discs 4, 2, 1 out of place
+    #    (3 = the minimum: at the first depth the difference count is the key), no lure.
+    # 1: disc 3 B->A needs A empty, and disc 1 may not cover it: 1 A->C, 3 B->A, 1 C->B, 2 C->A = 4; no
+    #    first move puts a disc into its goal position, so not 3; out of place: 1, 3, 2 -> lure "3".
+    # 2: disc 1 must leave A (3 goes under it) and not onto 3: 1 A->C, 3 B->A, 1 C->B, 2 C->A, 1 B->A = 5
+    #    (4 would need disc 1 to move twice, but on C it covers disc 2); out of place: 1, 3, 2 -> lure "3".
     docs = _docs(0, 3)
     head = "Tower of Hanoi with three pegs A, B, C and {n} discs numbered 1 (smallest) to {n} (largest). "
     assert [d["prompt"] for d in docs] == [
-        head.format(n=5) + RULES + "Start state:\n  A: 1\n  B: 2\n  C: 5, 4, 3\nGoal state:\n  A: (empty)\n"
-        "  B: (empty)\n  C: 5, 4, 3, 2, 1\n" + COUNT_Q,
-        head.format(n=3) + RULES + "Start state:\n  A: 3, 1\n  B: 2\n  C: (empty)\nGoal state:\n  A: 3, 2\n"
+        head.format(n=4) + RULES + "Start state:\n  A: 2\n  B: 3\n  C: 4, 1\nGoal state:\n  A: 4\n"
+        "  B: 3, 2, 1\n  C: (empty)\n" + COUNT_Q,
+        head.format(n=3) + RULES + "Start state:\n  A: 1\n  B: 3\n  C: 2\nGoal state:\n  A: 3, 2\n"
         "  B: 1\n  C: (empty)\n" + COUNT_Q,
-        head.format(n=5) + RULES + "Start state:\n  A: 4, 3, 1\n  B: 5, 2\n  C: (empty)\nGoal state:\n"
+        head.format(n=5) + RULES + "Start state:\n  A: 4, 1\n  B: 3\n  C: 5, 2\nGoal state:\n"
         "  A: 4, 3, 2, 1\n  B: (empty)\n  C: 5\n" + COUNT_Q,
     ]
     assert all(d["choices"] == NUMBERS for d in docs)
-    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d2", 0, -1), ("d3", 1, 0), ("d4", 2, 1)]
+    assert [(d["condition"], d["gold"], d["lure"]) for d in docs] == [("d3", 0, -1), ("d4", 1, 0), ("d5", 2, 0)]
 
 
 def test_next_and_plan_items_of_seed_0_are_pinned():
-    docs = _docs(0, 13)
-    # 6: start A: 1 / C: 3, 2, goal A: 2 / B: 1 / C: 3. 1 A->B then 2 C->A; the other two legal moves
-    # (2 C->B, 1 A->C) put no disc into its goal position: no lure.
-    assert docs[6]["choices"] == ["disc 1 from A to B", "disc 2 from C to B", "disc 1 from A to C"]
-    assert (docs[6]["question"], docs[6]["gold"], docs[6]["lure"]) == ("next", 0, -1)
-    # 12: start A: 5 / B: 3, 2 / C: 4, 1, goal A: 5, 1 / B: 3 / C: 4, 2: 1 C->A, 2 B->C. Its near copy
-    # sends disc 1 to B (then disc 2 is covered); a shortest plan to another state (1 C->B, 4 C->A)
-    # and its near copy (2 B->A first, then disc 4 is covered by disc 1).
-    assert docs[12]["choices"] == [
-        "disc 2 from B to A, disc 4 from C to A",
-        "disc 1 from C to A, disc 2 from B to C",
-        "disc 1 from C to B, disc 4 from C to A",
-        "disc 1 from C to B, disc 2 from B to C",
+    docs = _docs(0, 11)
+    # 5: start A: 1 / B: 3 / C: 2, goal A: 2, 1 / B: 3. 1 A->B, 2 C->A, 1 B->A; after 1 A->C (disc 2
+    # covered) or 2 C->B (disc 1 must leave A first) it takes 4. No legal move puts a disc into its goal
+    # position (A is occupied): no lure.
+    assert docs[5]["choices"] == ["disc 1 from A to B", "disc 2 from C to B", "disc 1 from A to C"]
+    assert (docs[5]["question"], docs[5]["gold"], docs[5]["lure"]) == ("next", 0, -1)
+    # 10: start A: 3, 1 / B: 2, goal A: 1 / B: 2 / C: 3: 1 A->B, 3 A->C, 1 B->A (disc 1 leaves A and
+    # comes back: 3 at least). Its near copy sends disc 1 to C, where disc 3 cannot follow; a shortest
+    # plan to another state (disc 1 ends on C) and its near copy (2 B->C first, then disc 3 is covered).
+    assert docs[10]["choices"] == [
+        "disc 1 from A to B, disc 3 from A to C, disc 1 from B to A",
+        "disc 2 from B to C, disc 3 from A to C, disc 1 from B to C",
+        "disc 1 from A to B, disc 3 from A to C, disc 1 from B to C",
+        "disc 1 from A to C, disc 3 from A to C, disc 1 from B to A",
     ]
-    assert docs[12]["option_kinds"] == ["wrong_goal_near_copy", "key", "wrong_goal", "key_near_copy"]
-    assert (docs[12]["gold"], docs[12]["lure"], docs[12]["plan_excess"]) == (1, -1, [-1, 0, -1, -1])
+    assert docs[10]["option_kinds"] == ["key", "wrong_goal_near_copy", "wrong_goal", "key_near_copy"]
+    assert (docs[10]["gold"], docs[10]["lure"], docs[10]["plan_excess"]) == (0, -1, [0, -1, -1, -1])
+
+
+def test_plan_items_are_asked_in_the_generation_form_only():
+    docs = _docs(0, 30)
+    assert [d["index"] for d in docs if not HANOI.in_form(d, "mc")] == [*range(10, 15), *range(25, 30)]
+    assert all(HANOI.in_form(d, "gen") for d in docs)
+    assert not {"valid_plan_rate", "optimal_plan_rate", "excess_moves"} & set(HANOI.metric_names("mc"))
+    assert {"valid_plan_rate", "optimal_plan_rate", "excess_moves"} <= set(HANOI.metric_names("gen"))
 
 
 def test_keys_lures_and_foils_rederived_by_independent_bfs():
-    check_items(_docs(11, 360), may_put, parse_move, misread_may_put)
+    check_items(_docs(11, 300), may_put, parse_move, misread_may_put)
     params = HANOI.make_params({"min_discs": 6, "max_discs": 6})
-    check_items(HANOI.generate(12, 36, params), may_put, parse_move, misread_may_put)
+    check_items(HANOI.generate(12, 30, params), may_put, parse_move, misread_may_put)
 
 
 def test_conditions_and_questions_are_balanced():
-    docs = _docs(0, 360)
+    docs = _docs(0, 300)
     cells = {(d["condition"], d["question"]) for d in docs}
-    assert len(cells) == 18
+    assert len(cells) == 15
     assert all(sum((d["condition"], d["question"]) == c for d in docs) == 20 for c in cells)
 
 
 def test_key_position_text_rank_and_typicality_are_balanced_and_counts_pooled():
-    check_balance(HANOI, _docs(0, 18 * 24))  # 24 items per (depth, question) cell
+    check_balance(HANOI, _docs(0, 15 * 24))  # 24 items per (depth, question) cell
 
 
 def test_twelve_hundred_items_are_distinct():
@@ -106,8 +116,8 @@ def test_twelve_hundred_items_are_distinct():
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("**2**", 0), ("2 moves", 0), ("2.", 0), ("12", -1), ("0", -1), ("3", 1), ("two", 0), ("two moves", 0),
-     ("9" * 5000, None), ("2 or 3", None), ("", None)],
+    [("**3**", 0), ("3 moves", 0), ("3.", 0), ("13", -1), ("0", -1), ("2", -1), ("4", 1), ("three", 0),
+     ("three moves", 0), ("9" * 5000, None), ("3 or 4", None), ("", None)],
 )
 def test_read_count(answer, expected):
     assert HANOI.read(_docs(0, 1)[0], answer) == expected
@@ -122,7 +132,7 @@ def test_read_count(answer, expected):
         ("disk 1 from A to B", 0),
         ("disc 1 from A to C", 2),
         ("disc 2 from C to A", -1),  # onto the smaller disc 1: a well-formed illegal move
-        ("disc 3 from C to B", -1),  # disc 3 is under disc 2
+        ("disc 3 from C to B", -1),  # disc 3 is on B, not C
         ("disc 9 from A to B", -1),
         ("disc 1 from A to B, disc 2 from C to A", None),  # a plan, not one move
         ("disc 1 A->B", None),
@@ -131,30 +141,31 @@ def test_read_count(answer, expected):
     ],
 )
 def test_read_next_move(answer, expected):
-    assert HANOI.read(_docs(0, 7)[6], answer) == expected
+    assert HANOI.read(_docs(0, 6)[5], answer) == expected
 
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("disc 1 from C to A, disc 2 from B to C", 1),
-        ("1. disc 1 from C to A; 2. disc 2 from B to C.", 1),
-        ("`disc 1 from C to A, disc 2 from B to C,`", 1),
-        ("disc 1 from C to B, disc 4 from C to A", 2),  # the wrong-goal choice
-        ("disc 1 from C to A, disc 2 from B to C, disc 1 from A to B, disc 1 from B to A", -1),  # valid, +2
-        ("disc 2 from B to C, disc 1 from C to A", -1),  # illegal first move (disc 2 onto disc 1)
-        ("disc 1 from C to A then disc 2 from B to C", None),
-        ("disc 1 from C to A, and disc 2 from B to C", None),
-        ("C to A, B to C", None),
+        ("disc 1 from A to B, disc 3 from A to C, disc 1 from B to A", 0),
+        ("1. disc 1 from A to B; 2. disc 3 from A to C; 3. disc 1 from B to A.", 0),
+        ("`disc 1 from A to B, disc 3 from A to C, disc 1 from B to A,`", 0),
+        ("disc 1 from A to B, disc 3 from A to C, disc 1 from B to C", 2),  # the wrong-goal choice
+        ("disc 1 from A to B, disc 3 from A to C, disc 1 from B to A, disc 1 from A to B, disc 1 from B to A",
+         -1),  # valid, +2
+        ("disc 3 from A to C, disc 1 from A to B, disc 1 from B to A", -1),  # illegal first move (3 is under 1)
+        ("disc 1 from A to B then disc 3 from A to C", None),
+        ("disc 1 from A to B, and disc 3 from A to C", None),
+        ("A to B, A to C, B to A", None),
         (NO_ANSWER, None),
     ],
 )
 def test_read_plan(answer, expected):
-    assert HANOI.read(_docs(0, 13)[12], answer) == expected
+    assert HANOI.read(_docs(0, 11)[10], answer) == expected
 
 
 def test_any_optimal_plan_is_right_and_a_wrong_disc_name_is_illegal():
-    docs = [d for d in _docs(0, 72) if d["question"] == "plan" and d["min_moves"] >= 5]
+    docs = [d for d in _docs(0, 75) if d["question"] == "plan" and d["min_moves"] >= 5]
     found = ((d, other_optimal_plan(d, may_put, "disc {} from {} to {}".format)) for d in docs)
     doc, other = next((d, o) for d, o in found if o is not None)
     assert other not in doc["choices"]
@@ -165,62 +176,62 @@ def test_any_optimal_plan_is_right_and_a_wrong_disc_name_is_illegal():
 
 
 def _gen_rows(answers):
-    docs = _docs(0, 36)
+    docs = _docs(0, 30)
     return [HANOI.score_gen(docs[i], a) for i, a in answers]
 
 
 def test_gen_metrics_on_hand_built_answers():
-    docs = _docs(0, 36)
+    docs = _docs(0, 30)
     answers = [
-        (0, "2"),  # count d2: right
-        (1, "4"),  # count d3 (lure "2"): wrong, not the lure
-        (2, "four or five"),  # count d4 (lure "3"): hedged, invalid
-        (5, "3"),  # count d7: min 7, 3 discs out of place -> the lure
-        (6, "disc 1 from A to B"),  # next d2: right
-        (11, "disc 9 from A to B"),  # next d7 (no lure): well-formed, illegal -> wrong
-        (12, "disc 1 from C to A, disc 2 from B to C, disc 1 from A to B, disc 1 from B to A"),  # plan d2: valid, +2
-        (35, docs[35]["choices"][docs[35]["lure"]]),  # plan d7: the myopic plan (legal, short of the goal)
+        (0, "3"),  # count d3: right
+        (1, "5"),  # count d4 (lure "3"): wrong, not the lure
+        (2, "four or five"),  # count d5 (lure "3"): hedged, invalid
+        (19, "3"),  # count d7: 3 discs out of place (1, 3, 2) -> the lure
+        (5, "disc 1 from A to B"),  # next d3: right
+        (9, "disc 9 from A to B"),  # next d7 (no lure): well-formed, illegal -> wrong
+        (10, "disc 1 from A to B, disc 3 from A to C, disc 1 from B to A, disc 1 from A to B, disc 1 from B to A"),
+        # plan d3: valid, +2 (disc 1 goes out and back)
+        (29, docs[29]["choices"][docs[29]["lure"]]),  # plan d7: the myopic plan (legal, short of the goal)
     ]
-    assert docs[5]["choices"][docs[5]["lure"]] == "3" and docs[35]["option_kinds"][docs[35]["lure"]] == "greedy_plan"
+    assert docs[19]["choices"][docs[19]["lure"]] == "3" and docs[29]["option_kinds"][docs[29]["lure"]] == "greedy_plan"
     scores = aggregate(HANOI, _gen_rows(answers))
-    # acc: docs 0 and 6 of 8 -> 0.25; invalid: doc 2 -> 1/8.
+    # acc: docs 0 and 5 of 8 -> 0.25; invalid: doc 2 -> 1/8.
     assert scores["acc"] == 0.25 and scores["invalid_rate"] == 1 / 8
-    # depth_cost over next and plan items: d2 (docs 6, 12) 1, 0 -> 1/2; d7 (11, 35) 0, 0 -> 0.
+    # depth_cost over next and plan items: d3 (docs 5, 10) 1, 0 -> 1/2; d7 (9, 29) 0, 0 -> 0.
     assert scores["depth_cost"] == pytest.approx(1 / 2)
-    assert scores["acc_d2"] == pytest.approx(1 / 2) and scores["acc_d7"] == 0.0
-    # count: docs 0, 1, 2, 5 -> 1/4; next: docs 6, 11 -> 1/2.
+    assert scores["acc_d3"] == pytest.approx(1 / 2) and scores["acc_d7"] == 0.0
+    # count: docs 0, 1, 2, 19 -> 1/4; next: docs 5, 9 -> 1/2.
     assert scores["count_acc"] == 0.25 and scores["next_move_acc"] == 0.5
-    # plans: doc 12 valid with 2 extra moves, doc 35 short of the goal -> valid 1/2, optimal 0, excess 2/1.
+    # plans: doc 10 valid with 2 extra moves, doc 29 short of the goal -> valid 1/2, optimal 0, excess 2/1.
     assert scores["valid_plan_rate"] == 0.5 and scores["optimal_plan_rate"] == 0.0
     assert scores["excess_moves"] == 2.0
-    # errors on lured items: 1 ("4" vs lure "2": no), 2 (invalid: no), 5 (lure), 35 (lure) -> 2/4.
+    # errors on lured items: 1 ("5" vs lure "3": no), 2 (invalid: no), 19 (lure), 29 (lure) -> 2/4.
     assert scores["greedy_error_share"] == 0.5
 
 
 def test_mc_metrics_on_hand_built_log_likelihoods():
-    docs = _docs(0, 36)
-    d12, d35 = docs[12], docs[35]
-    # doc 12 (gold 1): the wrong goal's near copy (choice 0) is likeliest; doc 35 (gold 2, lure 0): the key.
-    row12 = HANOI.score_mc(d12, [-1.0, -2.0, -3.0, -4.0])
-    row35 = HANOI.score_mc(d35, [-2.5, -9.0, -1.0, -9.0])
-    assert (d12["gold"], d35["gold"], d35["lure"]) == (1, 2, 0)
-    assert row35["lure_margin"] == row35["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
-    scores = aggregate(HANOI, [row12, row35])
-    # acc 1/2; in the MC form a foil plan is never valid: valid = optimal = 1/2, excess 0 (doc 35);
-    # no lured error.
-    assert scores["acc"] == 0.5 and scores["valid_plan_rate"] == 0.5 and scores["optimal_plan_rate"] == 0.5
-    assert scores["excess_moves"] == 0.0 and math.isnan(scores["greedy_error_share"])
-    assert math.isnan(scores["count_acc"]) and scores["depth_cost"] == -1.0  # d2 0 - d7 1
+    docs = _docs(0, 40)
+    d5, d39 = docs[5], docs[39]
+    # doc 5 (next d3, gold 0, no lure): choice 1 is likeliest; doc 39 (next d7, gold 1, lure 0): the key.
+    row5 = HANOI.score_mc(d5, [-2.0, -1.0, -3.0])
+    row39 = HANOI.score_mc(d39, [-2.5, -1.0, -9.0])
+    assert (d5["gold"], d5["lure"], d39["gold"], d39["lure"]) == (0, -1, 1, 0)
+    assert row39["lure_margin"] == row39["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
+    assert "valid_plan_rate" not in row39  # the MC form asks no plans
+    scores = aggregate(HANOI, [row5, row39])
+    # acc 1/2; next moves 1/2; no lured error; depth_cost = acc(d3) 0 - acc(d7) 1.
+    assert scores["acc"] == 0.5 and scores["next_move_acc"] == 0.5 and math.isnan(scores["greedy_error_share"])
+    assert math.isnan(scores["count_acc"]) and scores["depth_cost"] == -1.0
 
 
 def test_myopic_player_is_right_where_it_has_no_error_to_make():
-    docs = _docs(0, 360)
+    docs = _docs(0, 300)
     scores = play(HANOI, "prepotent", docs, "gen")
     d7 = [d for d in docs if d["condition"] == "d7" and d["question"] != "count"]
     unlured = sum(d["lure"] == -1 for d in d7) / len(d7)
-    # d2 has no lures; the player picks the lure wherever there is one (depth metrics: next and plan items).
-    assert scores["acc_d2"] == 1.0
-    assert scores["acc_d7"] == pytest.approx(unlured) and unlured < 0.8  # so a depth cost over 0.2
+    # d3 has no lures; the player picks the lure wherever there is one (depth metrics: next and plan items).
+    assert scores["acc_d3"] == 1.0
+    assert scores["acc_d7"] == pytest.approx(unlured) and unlured <= 0.8  # so a depth cost of 0.2 or more
     assert scores["depth_cost"] == pytest.approx(1 - unlured)
     assert scores["greedy_error_share"] == 1.0 and scores["excess_moves"] == 0.0
     plans = [d for d in docs if d["question"] == "plan"]
@@ -229,36 +240,36 @@ def test_myopic_player_is_right_where_it_has_no_error_to_make():
 
 
 def test_random_player_meets_chance_per_question():
-    docs = _docs(0, 360)
+    docs = [d for d in _docs(0, 300) if HANOI.in_form(d, "mc")]
     scores = play(HANOI, "random", docs, "mc")
     chance = sum(1 / len(d["choices"]) for d in docs) / len(docs)
     assert scores["acc_chance"] == pytest.approx(chance)
-    assert abs(scores["count_acc"] - 1 / 6) < 3.5 * math.sqrt(1 / 6 * 5 / 6 / 120)
+    assert abs(scores["count_acc"] - 1 / 5) < 3.5 * math.sqrt(1 / 5 * 4 / 5 / 100)
 
 
 @pytest.mark.parametrize("name", ["hanoi", "tower_london"])
 def test_a_fixed_answer_makes_no_depth_cost(name):
-    # A count item at depth d is keyed "d": answering "2" to every count item (and one fixed option
-    # elsewhere, as a blind model with one preference does) is right on every d2 count item and no d7 one.
+    # A count item at depth d is keyed "d": answering "3" to every count item (and one fixed option
+    # elsewhere, as a blind model with one preference does) is right on every d3 count item and no d7 one.
     # The key's position is drawn per item, so one fixed place gets a guess's spread of depth costs; the
     # twelve fixed places p (option p mod k: each next item gets each place 4 times, each plan item 3
-    # times) average out the next and plan items exactly (d2 and d7 have 20 of each).
+    # times) average out the next and plan items exactly (d3 and d7 have 20 of each).
     probe = get_probe(name)
-    docs = probe.generate(0, 360)
+    docs = probe.generate(0, 300)
     with_counts, costs = [], []
     for place in range(12):
-        preds = [d["choices"].index("2") if d["question"] == "count" else place % len(d["choices"]) for d in docs]
+        preds = [d["choices"].index("3") if d["question"] == "count" else place % len(d["choices"]) for d in docs]
         scores = aggregate(probe, [probe.score(d, p) for d, p in zip(docs, preds)])
 
         def acc(depth, questions):
             cell = [p == d["gold"] for d, p in zip(docs, preds) if d["condition"] == depth and d["question"] in questions]
             return sum(cell) / len(cell)
 
-        assert scores["acc_d2"] == acc("d2", ("next", "plan")) and scores["acc_d7"] == acc("d7", ("next", "plan"))
-        assert scores["depth_cost"] == pytest.approx(acc("d2", ("next", "plan")) - acc("d7", ("next", "plan")))
-        with_counts.append(acc("d2", ("count", "next", "plan")) - acc("d7", ("count", "next", "plan")))
+        assert scores["acc_d3"] == acc("d3", ("next", "plan")) and scores["acc_d7"] == acc("d7", ("next", "plan"))
+        assert scores["depth_cost"] == pytest.approx(acc("d3", ("next", "plan")) - acc("d7", ("next", "plan")))
+        with_counts.append(acc("d3", ("count", "next", "plan")) - acc("d7", ("count", "next", "plan")))
         costs.append(scores["depth_cost"])
-    # Reading the count items too (as before version 2.2), the 20 d2 count items of 60 make a cost of 1/3.
+    # Reading the count items too (as before version 2.2), the 20 d3 count items of 60 make a cost of 1/3.
     assert sum(with_counts) / 12 == pytest.approx(1 / 3)
     assert sum(costs) / 12 == pytest.approx(0.0, abs=1e-12)
 
@@ -280,8 +291,8 @@ def test_bad_parameters_name_themselves(overrides, name):
 
 
 def test_the_independent_checker_catches_a_wrong_key():
-    docs = _docs(0, 18)
-    for i in (0, 6, 12):  # count, next and plan items with the key moved to another choice
+    docs = _docs(0, 15)
+    for i in (0, 5, 10):  # count, next and plan items with the key moved to another choice
         bad = {**docs[i], "gold": (docs[i]["gold"] + 1) % len(docs[i]["choices"])}
         with pytest.raises(AssertionError):
             check_items([bad], may_put, parse_move, misread_may_put)
@@ -322,7 +333,10 @@ def test_goal_position_scores_the_moves_that_put_a_disc_straight_into_its_goal_p
 
 def test_misplaced_count_picks_the_number_of_discs_out_of_place():
     stem = _stem(START, GOAL, COUNT_Q)
-    assert HEURISTICS["misplaced_count"].scores(stem, NUMBERS) == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # "2"
+    scale = [str(k) for k in range(2, 8)]
+    assert HEURISTICS["misplaced_count"].scores(stem, scale) == [0.0, -1.0, -2.0, -3.0, -4.0, -5.0]  # "2"
+    # Off the scale (the probe's counts start at 3), the nearest count: "3".
+    assert HEURISTICS["misplaced_count"].scores(stem, NUMBERS) == [-1.0, -2.0, -3.0, -4.0, -5.0]
     assert HEURISTICS["goal_peg"].scores(stem, NUMBERS) is None  # the move heuristics skip counts
 
 
@@ -339,20 +353,32 @@ def test_heuristics_give_no_basis_on_an_unreadable_item():
         assert heuristic.scores(_stem(START, GOAL), ["move the small one", "disc 2 from A to C"]) is None
 
 
-@pytest.mark.xfail(strict=True, reason="issue 28: hanoi greedy row not yet fixed (goal_peg 0.54 plan, 0.41 next at seed 11, v2.3)")
-def test_moving_each_disc_straight_to_its_goal_peg_is_at_chance_on_plans_and_next_moves():
-    # Issue 28: "move each disc straight to its goal peg" scored 0.53 (plan) / 0.45 (next) vs 0.25 / 0.33.
-    accuracy = accuracy_by_question(_docs(11, 360), HEURISTICS["goal_peg"])
-    for question in ("plan", "next"):
-        acc, chance = accuracy[question]
+def test_moving_each_disc_straight_to_its_goal_peg_is_at_chance_on_every_question_shown_with_options():
+    # Issue 28: "move each disc straight to its goal peg" scored well above chance on plans and next moves.
+    # Since version 3.0 plans are a _gen question only (no options shown anywhere: the key was the one
+    # plan that reached the goal), and depth 2, where the goal-directed move was always the key, is gone.
+    docs = [d for d in _docs(11, 300) if HANOI.in_form(d, "mc")]
+    assert {d["question"] for d in docs} == {"count", "next"}
+    for question, (acc, chance) in accuracy_by_question(docs, HEURISTICS["goal_peg"]).items():
         assert acc <= chance + 0.05, (question, acc, chance)
 
 
+@pytest.mark.xfail(strict=True, reason="issue 28: next moves not yet balanced against goal_position (0.39 / 0.37 vs 0.33, v3.0)")
+def test_the_goal_directed_move_is_at_chance_on_next_moves():
+    # The audit's pooled cell (count and next-move items) is within 0.05; next moves alone are not: at
+    # depths 3-4 the optimal first move often places a piece. The fix is the per-depth mixture of
+    # lm_eval_cog/probes/_tower_balance.py (branch i28-next-balance-h).
+    docs = [d for d in _docs(11, 300) if HANOI.in_form(d, "mc")]
+    acc, chance = accuracy_by_question(docs, HEURISTICS["goal_position"])["next"]
+    assert acc <= chance + 0.05, (acc, chance)
+
+
 def test_counting_the_discs_out_of_place_is_at_chance_on_count_items():
-    # Version 2.1: from depth 3 on the difference count is never the minimum; at depth 2 it always is.
-    accuracy = accuracy_by_question(_docs(11, 360), HEURISTICS["misplaced_count"])
+    # Version 3.0: at depth 3 the difference count is always the minimum, from depth 4 on never (nor is
+    # the offered count nearest to it: below the scale that is "3", never a key from depth 4 on).
+    accuracy = accuracy_by_question(_docs(11, 300), HEURISTICS["misplaced_count"])
     acc, chance = accuracy["count"]
-    assert acc == pytest.approx(chance) == pytest.approx(1 / 6)
+    assert acc == pytest.approx(chance) == pytest.approx(1 / 5)
 
 
 def test_move_pattern_wants_the_smallest_disc_on_every_other_move():

@@ -37,13 +37,14 @@ def test_a_file_without_the_probe_credits_is_one_line_error(tmp_path):
     assert out.stderr.strip() == f"--choices-only: {path} holds no per-item credits of tower_london"
 
 
-def test_by_depth_shows_the_goal_directed_move_is_the_key_at_depth_two():
-    # At d2 both moves of a shortest plan put a piece into its goal position and no other legal move
-    # does (no lure exists there): goal_position picks the key on every d2 next-move and plan item.
-    out = _run("tower_london", "--seeds", "5", "--items", "36", "--by-depth")
+def test_by_depth_prints_a_next_move_and_plan_cell_per_depth():
+    # Depth 2 went in version 3.0 / 4.0 (its goal-directed move was always the key): d3-d7. The plan
+    # column reads the _gen form's plan items with their (unshown) options.
+    out = _run("tower_london", "--seeds", "5", "--items", "30", "--by-depth")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[0] == "tower_london, seeds [5] x 36 items: next move / plan"
-    assert lines[1].split() == ["strategy", "d2", "d3", "d4", "d5", "d6", "d7"]
-    row = next(line.split() for line in lines if line.startswith("goal_position"))
-    assert row[1] == "1.00/1.00" and len(row) == 7
+    assert lines[0] == "tower_london, seeds [5] x 30 items: next move / plan"
+    assert lines[1].split() == ["strategy", "d3", "d4", "d5", "d6", "d7"]
+    row = next(line.split() for line in lines if line.startswith("misplaced_count"))
+    # The count heuristic has no basis on moves or plans: a guess's credit, 1/3 and 1/4, at every depth.
+    assert row[1:] == ["0.33/0.25"] * 5

@@ -16,9 +16,9 @@ def test_the_survey_prints_one_row_per_depth_and_bad_input_is_one_line():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     rows = [line.split() for line in out.stdout.splitlines() if re.match(r"\s*d\d ", line)]
-    assert [r[0] for r in rows] == ["d2", "d3", "d4", "d5", "d6", "d7"]
-    # At depth 2 the key is the only goal-directed move whatever is drawn: goal_position's mean is 1.
-    assert rows[0][1] == "0.667"
+    assert [r[0] for r in rows] == ["d3", "d4", "d5", "d6", "d7"]
+    # A bound is a distance from chance 1/3: between 0 and 2/3.
+    assert all(0.0 <= float(r[1]) <= 0.667 for r in rows)
     bad = subprocess.run([sys.executable, str(SCRIPT), "hanoi", "--problems", "0"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

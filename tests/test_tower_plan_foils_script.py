@@ -54,7 +54,7 @@ def test_the_survey_prints_one_row_per_depth_and_bad_input_is_one_line():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     rows = [line.split() for line in out.stdout.splitlines() if re.match(r"\s*d\d ", line)]
-    assert [r[0] for r in rows] == ["d2", "d3", "d4", "d5", "d6", "d7"]
+    assert [r[0] for r in rows] == ["d3", "d4", "d5", "d6", "d7"]
     assert all(cell.endswith("/2") for r in rows for cell in r[2:])
     bad = subprocess.run([sys.executable, str(SCRIPT), "tower_london", "--problems", "0"],
                          capture_output=True, text=True, timeout=120)

@@ -106,9 +106,12 @@ def check_items(docs: list[dict], may_put, parse_move, misread_may_put) -> None:
         depth = dist[freeze(start)]
         assert doc["condition"] == f"d{depth}" and doc["min_moves"] == depth
         if doc["question"] == "count":
-            assert doc["choices"] == ["2", "3", "4", "5", "6", "7"]
+            assert doc["choices"] == ["3", "4", "5", "6", "7"]
             assert doc["choices"][doc["gold"]] == str(depth)
             naive = out_of_place(start, goal)
+            # The difference count is the key in a fifth of the count items, as any one count is: at
+            # the first depth (3) always, elsewhere never.
+            assert (naive == depth) == (depth == 3)
             offered = naive != depth and str(naive) in doc["choices"]
             assert doc["lure"] == (doc["choices"].index(str(naive)) if offered else -1)
         elif doc["question"] == "next":
@@ -185,7 +188,7 @@ def check_balance(probe, docs: list[dict]) -> None:
         most, least = (sum(values) / len(cell) for values in zip(*map(_typicality, cell)))
         assert most < 1 / k + 0.08 and least < 1 / k + 0.08, (question, most, least)
     counts = Counter(d["choices"][d["gold"]] for d in docs if d["question"] == "count")
-    assert set(counts) == {str(n) for n in range(2, 8)} and len(set(counts.values())) == 1
+    assert set(counts) == {str(n) for n in range(3, 8)} and len(set(counts.values())) == 1
     assert {probe.audit_cell(c) for c in probe.conditions} == {"pooled"}
 
 

@@ -30,10 +30,11 @@ def doc_item(doc: Mapping[str, Any], condition: str | None = None) -> AuditItem:
 
 
 def probe_items(name: str, seeds: Sequence[int], n: int) -> list[AuditItem]:
-    """The first ``n`` items of probe ``name`` at each seed, as the ``_mc`` form shows them, in the
+    """The ``_mc`` form's items among the first ``n`` documents of probe ``name`` at each seed, as it shows them, in the
     probe's audit cells (:attr:`~lm_eval_cog.paradigms.probe_base.Probe.audit_cells`)."""
     probe = get_probe(name)
-    return [doc_item(d, probe.audit_cell(d["condition"])) for seed in seeds for d in probe.generate(seed, n)]
+    return [doc_item(d, probe.audit_cell(d["condition"])) for seed in seeds for d in probe.generate(seed, n)
+            if probe.in_form(d, "mc")]
 
 
 def audit_probe(name: str, seeds: Sequence[int], n: int, threshold: float = DEFAULT_THRESHOLD, *,

@@ -33,7 +33,7 @@ import datasets
 from lm_eval_cog.answers import find_answer
 from lm_eval_cog.lmeval.compat import GenerateTaskBase, MultipleChoiceTaskBase, process_results_metric
 from lm_eval_cog.lmeval.settings import probe_settings
-from lm_eval_cog.probes.core import NO_ANSWER, get_probe
+from lm_eval_cog.probes.core import NO_ANSWER, Probe, get_probe
 
 DEFAULT_SEED = 1234  # lm-eval's default task-side (fewshot) seed
 FORMS = {"multiple_choice": "mc", "generate_until": "gen"}
@@ -91,6 +91,19 @@ def process_mc(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> di
     return _every_metric(probe, "mc", probe.score_mc(doc, [ll for ll, _ in results]))
 
 
+def _form_docs(probe: Probe, form: str, then: Any = None) -> Any:
+    """``process_docs`` of a probe task: the documents its form asks (:meth:`Probe.in_form`), then the
+    YAML's own ``process_docs`` if it has one. Both forms share one generated set, so document i is
+    the same item in both and in the reflection tasks."""
+
+    def process(docs: datasets.Dataset) -> datasets.Dataset:
+        keep = [i for i, doc in enumerate(docs) if probe.in_form(doc, form)]
+        docs = docs if len(keep) == len(docs) else docs.select(keep)
+        return docs if then is None else then(docs)
+
+    return process
+
+
 class _SeededProbe:
     """A YAML probe task whose documents follow lm-eval's ``--seed``.
 
@@ -114,6 +127,7 @@ class _SeededProbe:
                 f"reports; missing {sorted(set(expected) - set(declared))}, extra {sorted(set(declared) - set(expected))}"
             )
         self._metadata_seed = meta.get("seed") is not None
+        cfg["process_docs"] = _form_docs(probe, form, cfg.get("process_docs"))
         cfg["metric_list"] = [{**m, "metric": process_results_metric(m["metric"])} for m in cfg["metric_list"]]
         super().__init__(config=cfg)
         self._doc_seed = DEFAULT_SEED

@@ -273,6 +273,16 @@ class Probe:
         return {}
 
     # -- scores -----------------------------------------------------------------------
+    def in_form(self, doc: Mapping[str, Any], form: str) -> bool:
+        """Whether the ``form`` (``mc`` or ``gen``) task asks document ``doc``. Default: both forms ask
+        every document; a probe whose question has no fair multiple-choice version (the towers' full
+        plan) keeps it to the generation form, where the answer is scored without options."""
+        return True
+
+    def form_effects(self, form: str) -> list[str]:
+        """The :attr:`effects` a ``form`` task reports (default: all of them)."""
+        return list(self.effects)
+
     def metric_names(self, form: str) -> list[str]:
         """Every metric a document of ``form`` (``mc`` or ``gen``) can report, in order."""
         mc = form == "mc"
@@ -280,7 +290,7 @@ class Probe:
         names += ["lure_margin"] if mc and self.lure_conditions else []
         names += ["acc_chance"] + [f"acc_{c}" for c in self.conditions]
         names += [f"lure_margin_{c}" for c in self.lure_conditions] if form == "mc" else []
-        return names + list(self.effects)
+        return names + self.form_effects(form)
 
     def scored_condition(self, doc: Mapping[str, Any]) -> str | None:
         """The condition whose ``acc_<condition>`` the document counts in: its own (default), or None

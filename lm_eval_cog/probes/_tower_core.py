@@ -10,12 +10,12 @@ number of moves from every state, the optimal first moves and optimal plans.
 Items ask one of three questions (``QUESTIONS``), crossed with the planning depth
 (the minimal number of moves, the probe's condition):
 
-* ``count``: the minimal number of moves; choices "2".."7", the minimal counts of the
-  six depths (ascending: numbers are not shown, and an ordered scale has no position
+* ``count``: the minimal number of moves; choices "3".."7", the minimal counts of the
+  five depths (ascending: numbers are not shown, and an ordered scale has no position
   to favour); lure = the number of pieces out of their goal position (the plan of a
   solver who ignores that pieces block each other), when it differs from the minimum
   and is on the scale. The depth fixes the key ("4" at d4), so the shortcut audit
-  pools the depths (``audit_cells``), where every count is the key of a sixth of the
+  pools the depths (``audit_cells``), where every count is the key of a fifth of the
   count items;
 * ``next``: the first move of a shortest plan; three legal moves: the key and two
   others; only problems with a unique optimal first move are drawn, so the key is
@@ -73,10 +73,16 @@ from lm_eval_cog.probes.core import NO_ANSWER, Probe, cycle, edit_similarity, ke
 State = tuple[tuple[int, ...], ...]
 Move = tuple[int, int, int]
 
-DEPTHS = (2, 3, 4, 5, 6, 7)
+#: Planning depths (minimal moves). Depth 2 went in version 3.0 (London 4.0): both moves of every
+#: depth-2 plan put a piece into its goal position, so the goal-directed heuristic picked every d2
+#: key whatever the options were. Depth 8 is not offered: the Tower of London's 36 states have
+#: problems 8 moves deep, but none with a single optimal first move (no next-move item).
+DEPTHS = (3, 4, 5, 6, 7)
 CONDITIONS = tuple(f"d{d}" for d in DEPTHS)
 QUESTIONS = ("count", "next", "plan")
-#: Choices of a ``count`` item: the minimal move counts of the depths, each the key of a sixth of the
+#: The effects of the plan question, which only the _gen form asks (:meth:`TowerProbe.in_form`).
+PLAN_EFFECTS = ("valid_plan_rate", "optimal_plan_rate", "excess_moves")
+#: Choices of a ``count`` item: the minimal move counts of the depths, each the key of a fifth of the
 #: count items (an option never right, such as 1, would be one a blind strategy learns to avoid).
 COUNT_CHOICES = tuple(str(d) for d in DEPTHS)
 #: Options per question: the count scale; the key and two other legal moves; the key and three plans.
@@ -542,13 +548,12 @@ class TowerProbe(Probe):
 
     ability = "planning"
     conditions = CONDITIONS
-    # At depth 2 the myopic answer is always right (2 pieces misplaced; a piece moved
-    # twice or a premature goal move would make the problem longer): no lures.
+    # At depth 3 the 900 items of seeds 1-3 have no lure: no goal-directed move that is not optimal.
     lure_conditions = CONDITIONS[1:]
-    version = 2.4
-    default_items = 360  # 6 depths x 3 questions x 20: every cell balanced
+    version = 3.0
+    default_items = 300  # 5 depths x 3 questions x 20: every cell balanced
     # The depth is the key of every count item ("4" at d4): the audit pools the depths, where each
-    # count is the key of a sixth of the count items (next and plan items are balanced by construction).
+    # count is the key of a fifth of the count items (next and plan items are balanced by construction).
     audit_cells: ClassVar[dict[str, str]] = {c: "pooled" for c in CONDITIONS}
     effects: ClassVar[dict[str, tuple[str, bool]]] = {
         "depth_cost": ("difference", False),
@@ -663,13 +668,15 @@ class TowerProbe(Probe):
         return (tuple(pieces),) + tuple(() for _ in puzzle.capacities[1:])
 
     def _count(self, rng, puzzle, start, goal, dist, rank, typical) -> dict[str, Any] | None:
-        """The scale of counts. At depth 2 the pieces out of place are the minimum (each of the two
-        moves places a piece), so the difference count is the key in a sixth of the count items;
-        from depth 3 on only problems where it is not the minimum are drawn (None: draw again), and
-        the count heuristic (:func:`._tower_heuristics.misplaced_count_scores`) picks the key as
-        often as a guess does (version 2.1; it was 0.20-0.23 against 0.17)."""
+        """The scale of counts. The pieces out of place (the difference count) are the key in a fifth
+        of the count items, as any one count is: at the first depth only problems where every move
+        places a piece are drawn (the count is the minimum), at the others only problems where it
+        is not (None: draw again). So the count heuristic
+        (:func:`._tower_heuristics.misplaced_count_scores`) picks the key as often as a guess does
+        (version 2.1: it was 0.20-0.23 against 0.17; until version 3.0 depth 2 gave the share, where
+        every problem has two pieces out of place)."""
         depth, naive = dist[start], misplaced(start, goal)
-        if depth > 2 and naive == depth:
+        if (naive == depth) != (depth == DEPTHS[0]):
             return None
         kinds = {str(naive): "misplaced_count", str(depth): "key"}  # the key where they coincide
         lured = naive != depth and str(naive) in COUNT_CHOICES  # 1 misplaced piece: not offered
@@ -817,11 +824,18 @@ class TowerProbe(Probe):
         # (acc_<depth>, depth_cost) read the next-move and plan items, balanced within each depth.
         return None if doc["question"] == "count" else doc["condition"]
 
+    def in_form(self, doc: dict[str, Any], form: str) -> bool:
+        # A full plan is asked in the _gen form only, where a simulation scores the plan written. As a
+        # choice among plans it could not be fair: the key is the one option that reaches the goal, so
+        # goal_position (play each plan through, rule ignored) picked it in 0.88-0.90 of plan items, and
+        # no foils of the minimal length balance it (docs/static-probes.md, "What a tower design ...").
+        return form == "gen" or doc["question"] != "plan"
+
+    def form_effects(self, form: str) -> list[str]:
+        return [e for e in self.effects if form == "gen" or e not in PLAN_EFFECTS]
+
     def effect_values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:
-        excess = None
-        if doc["question"] == "plan" and pred is not None and pred >= 0 and doc["plan_excess"][pred] >= 0:
-            excess = doc["plan_excess"][pred]
-        return {**self._values(doc, pred), **self._plan_values(doc, excess)}
+        return self._values(doc, pred)
 
     @staticmethod
     def answer_moves(answer: str) -> str:
@@ -838,9 +852,10 @@ class TowerProbe(Probe):
         if isinstance(answer, str) and not isinstance(answer, AnswerText) and answer != NO_ANSWER:
             answer = as_answer(answer)
         out = super().score_gen(doc, answer)
-        if doc["question"] == "plan":
-            plan = None if out["invalid_rate"] else self.puzzle_of(doc).parse_plan(self.answer_moves(answer))
-            out.update(self._plan_values(doc, None if plan is None else self._excess(doc, plan)))
+        plan = None
+        if doc["question"] == "plan" and not out["invalid_rate"]:
+            plan = self.puzzle_of(doc).parse_plan(self.answer_moves(answer))
+        out.update(self._plan_values(doc, None if plan is None else self._excess(doc, plan)))
         return out
 
     def _values(self, doc: dict[str, Any], pred: int | None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ and never searches. They are the declared heuristics of the ``hanoi`` and ``towe
   itself reaches (the placement rule ignored);
 * ``misplaced_count`` (the perceptual difference count, as a means-ends solver first estimates the
   distance: Newell & Simon, 1972; the count lure of Ward & Allport, 1997): the number of pieces out
-  of their goal position, for the count question;
+  of their goal position, or the offered count nearest to it, for the count question;
 * ``fewest_pieces`` (the simplest-looking plan: Kotovsky et al., 1985 found problems whose plans move
   few pieces easier; a reader who cannot simulate picks the plan that looks tidiest): a plan scores
   minus the number of different pieces it moves;
@@ -126,14 +126,15 @@ def goal_position_scores(stem: str, options: Sequence[str]) -> list[float] | Non
 
 
 def misplaced_count_scores(stem: str, options: Sequence[str]) -> list[float] | None:
-    """1 for the option naming the number of pieces out of their goal position (Newell & Simon, 1972)."""
+    """The option nearest to the number of pieces out of their goal position (Newell & Simon, 1972): the
+    count itself where it is offered, else the closest count (minus the distance to it)."""
     states = read_states(stem)
     if states is None or not all(_COUNT_OPTION.match(o) for o in options):
         return None
     start, goal = states
     target = _where(goal)
     naive = sum(target.get(piece) != at for piece, at in _where(start).items())
-    return [float(int(o) == naive) for o in options]
+    return [-float(abs(int(o) - naive)) for o in options]
 
 
 def fewest_pieces_scores(stem: str, options: Sequence[str]) -> list[float] | None:

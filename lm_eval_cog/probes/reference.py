@@ -39,9 +39,10 @@ def aggregate(probe: Probe, per_doc: Sequence[Mapping[str, Any]]) -> dict[str, f
 
 
 def play(probe: Probe, policy: str, docs: Sequence[Mapping[str, Any]], form: str = "gen") -> dict[str, float]:
-    """Task metrics of a reference player (seeded per document as ``cog_baseline`` is)."""
+    """Task metrics of a reference player (seeded per document as ``cog_baseline`` is) on the documents
+    of ``docs`` that the ``form`` task asks (:meth:`~lm_eval_cog.paradigms.probe_base.Probe.in_form`)."""
     rows = []
-    for doc in docs:
+    for doc in (d for d in docs if probe.in_form(d, form)):
         choice = probe.policy_choice(policy, doc, agent_rng(doc["seed"]))
         if form == "gen":
             rows.append(probe.score_gen(doc, str(doc["choices"][choice])))

@@ -82,7 +82,7 @@ def _listing(names: list[str]) -> str:
 class TowerLondon(TowerProbe):
     name = "tower_london"
     Params = TowerLondonParams
-    version = 3.1
+    version = 4.0
 
     def puzzle_for(self, params: TowerLondonParams, rng: np.random.Generator) -> Puzzle:
         graded = (params.balls, params.balls - 1, params.balls - 2)
