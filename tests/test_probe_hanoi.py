@@ -210,17 +210,21 @@ def test_gen_metrics_on_hand_built_answers():
 
 
 def test_mc_metrics_on_hand_built_log_likelihoods():
-    docs = _docs(0, 40)
-    d5, d39 = docs[5], docs[39]
-    # doc 5 (next d3, gold 0, no lure): choice 1 is likeliest; doc 39 (next d7, gold 1, lure 0): the key.
+    docs = _docs(0, 10)
+    d5, d7, d9 = docs[5], docs[7], docs[9]
+    # doc 5 (next d3, gold 0, no lure): choice 1 is likeliest; doc 7 (next d5, gold 1, lure 2): the key;
+    # doc 9 (next d7, gold 2, no lure): the key.
+    assert (d5["gold"], d5["lure"], d7["gold"], d7["lure"], d9["gold"], d9["lure"]) == (0, -1, 1, 2, 2, -1)
+    assert (d5["condition"], d7["condition"], d9["condition"]) == ("d3", "d5", "d7")
     row5 = HANOI.score_mc(d5, [-2.0, -1.0, -3.0])
-    row39 = HANOI.score_mc(d39, [-2.5, -1.0, -9.0])
-    assert (d5["gold"], d5["lure"], d39["gold"], d39["lure"]) == (0, -1, 1, 0)
-    assert row39["lure_margin"] == row39["lure_margin_d7"] == 1.5  # -1.0 - (-2.5)
-    assert "valid_plan_rate" not in row39  # the MC form asks no plans
-    scores = aggregate(HANOI, [row5, row39])
-    # acc 1/2; next moves 1/2; no lured error; depth_cost = acc(d3) 0 - acc(d7) 1.
-    assert scores["acc"] == 0.5 and scores["next_move_acc"] == 0.5 and math.isnan(scores["greedy_error_share"])
+    row7 = HANOI.score_mc(d7, [-9.0, -1.0, -2.5])
+    row9 = HANOI.score_mc(d9, [-3.0, -2.0, -1.0])
+    assert row7["lure_margin"] == row7["lure_margin_d5"] == 1.5  # -1.0 - (-2.5)
+    assert "valid_plan_rate" not in row7  # the MC form asks no plans
+    scores = aggregate(HANOI, [row5, row7, row9])
+    # acc 2/3; next moves 2/3; no lured error; depth_cost = acc(d3) 0 - acc(d7) 1.
+    assert scores["acc"] == pytest.approx(2 / 3) and scores["next_move_acc"] == pytest.approx(2 / 3)
+    assert math.isnan(scores["greedy_error_share"])
     assert math.isnan(scores["count_acc"]) and scores["depth_cost"] == -1.0
 
 
@@ -231,7 +235,9 @@ def test_myopic_player_is_right_where_it_has_no_error_to_make():
     unlured = sum(d["lure"] == -1 for d in d7) / len(d7)
     # d3 has no lures; the player picks the lure wherever there is one (depth metrics: next and plan items).
     assert scores["acc_d3"] == 1.0
-    assert scores["acc_d7"] == pytest.approx(unlured) and unlured <= 0.8  # so a depth cost of 0.2 or more
+    # Lures at d7 are in plan items: next-move problems are drawn so that the goal-directed move gives
+    # the key a guess's credit (Hanoi.neutral_next_moves), which leaves few goal-directed foils.
+    assert scores["acc_d7"] == pytest.approx(unlured) and unlured < 0.9  # so a depth cost over 0.1
     assert scores["depth_cost"] == pytest.approx(1 - unlured)
     assert scores["greedy_error_share"] == 1.0 and scores["excess_moves"] == 0.0
     plans = [d for d in docs if d["question"] == "plan"]
@@ -363,11 +369,10 @@ def test_moving_each_disc_straight_to_its_goal_peg_is_at_chance_on_every_questio
         assert acc <= chance + 0.05, (question, acc, chance)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 28: next moves not yet balanced against goal_position (0.39 / 0.37 vs 0.33, v3.0)")
 def test_the_goal_directed_move_is_at_chance_on_next_moves():
-    # The audit's pooled cell (count and next-move items) is within 0.05; next moves alone are not: at
-    # depths 3-4 the optimal first move often places a piece. The fix is the per-depth mixture of
-    # lm_eval_cog/probes/_tower_balance.py (branch i28-next-balance-h).
+    # Version 3.0 draws next-move problems where the move heuristics give the key a guess's credit
+    # (Hanoi.neutral_next_moves): 0.38 here against 1/3 (it was 0.39 on the unbalanced draws). Depth 3
+    # stays over chance (0.53 at seeds 1-3): few depth-3 problems allow otherwise.
     docs = [d for d in _docs(11, 300) if HANOI.in_form(d, "mc")]
     acc, chance = accuracy_by_question(docs, HEURISTICS["goal_position"])["next"]
     assert acc <= chance + 0.05, (acc, chance)

@@ -404,6 +404,19 @@ def choose(
     return fitting[misses.index(min(misses))], min(misses)
 
 
+def move_heuristic_credits(puzzle: Puzzle, start: State, goal: State, moves: Sequence[Move]) -> tuple[float, float]:
+    """The key's (the first move's) credit under "move a piece to its goal peg" and under "put a piece
+    into its goal position" (:mod:`._tower_heuristics`' ``goal_peg`` and ``goal_position``): 1 / the
+    number of top-scoring moves if the key is one of them, else 0 (1/k each when all tie)."""
+    peg = {piece: p for p, stack in enumerate(goal) for piece in stack}
+    placing = set(goal_directed(puzzle, start, goal))
+    out = []
+    for scores in ([float(peg[m[0]] == m[2]) for m in moves], [float(m in placing) for m in moves]):
+        top = [i for i, v in enumerate(scores) if v == max(scores)]
+        out.append(1.0 / len(top) if 0 in top else 0.0)
+    return out[0], out[1]
+
+
 # -- plans ----------------------------------------------------------------------------------
 def shortest_plan(puzzle: Puzzle, start: State, dist: dict[State, int], rng: np.random.Generator) -> list[Move]:
     """A random shortest plan from ``start`` to the state ``dist`` measures from."""
@@ -607,7 +620,7 @@ class TowerProbe(Probe):
         # row, the position, is now drawn per item below: the same problems are drawn.)
         j = index // (len(CONDITIONS) * len(QUESTIONS))
         k = OPTIONS[question]
-        rank, typical = (j + j // k) % k, (j + 2 * (j // k)) % k
+        rank, typical = self.slots(question, j, k)
         builder = {"count": self._count, "next": self._next, "plan": self._plan}[question]
         best = None
         for attempt in itertools.count():
@@ -621,7 +634,7 @@ class TowerProbe(Probe):
             body = builder(rng, *drawn, rank, typical)
             if body is not None and (best is None or body["miss"] < best[1]["miss"]):
                 best = (drawn, body)
-            if best is not None and (best[1]["miss"] < 1e-9 or attempt + 1 >= TYPICAL_DRAWS[question]):
+            if best is not None and (best[1]["miss"] < 1e-9 or attempt + 1 >= self.typical_draws[question]):
                 break
         (puzzle, start, goal, dist), body = best
         body.pop("miss")
@@ -651,6 +664,17 @@ class TowerProbe(Probe):
             "option_kinds": kinds if question != "count" else [],
             "plan_excess": [excess for _, _, excess in options] if question == "plan" else [],
         }
+
+    #: Whether a next-move item's draws also seek problems where the move heuristics (goal peg, goal
+    #: position) give the key a guess's credit (:func:`move_heuristic_credits`; added to the miss).
+    neutral_next_moves: ClassVar[bool] = False
+    #: Problems drawn at most for one item to meet the key's typicality slot (:data:`TYPICAL_DRAWS`).
+    typical_draws: ClassVar[dict[str, int]] = TYPICAL_DRAWS
+
+    def slots(self, question: str, j: int, k: int) -> tuple[int, int]:
+        """(rank in text order, typicality slot) asked of the key of item ``j`` of a (depth, question)
+        cell with ``k`` options: a Latin square, so every block of k² items meets each pair once."""
+        return (j + j // k) % k, (j + 2 * (j // k)) % k
 
     def _draw(self, rng: np.random.Generator, params: Any, depth: int, question: str) -> tuple:
         while True:
@@ -705,6 +729,8 @@ class TowerProbe(Probe):
             return None
         pick, miss = chosen
         moves = candidates[pick]
+        if self.neutral_next_moves:
+            miss += sum(abs(share - 1 / len(moves)) for share in move_heuristic_credits(puzzle, start, goal, moves))
         lured = [m for m in moves[1:] if m in greedy]
         lure = lured[int(rng.integers(len(lured)))] if lured else None
         kinds = ["key"] + ["goal_directed_move" if m == lure else "other" for m in moves[1:]]
