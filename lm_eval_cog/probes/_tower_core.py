@@ -34,6 +34,8 @@ Items ask one of three questions (``QUESTIONS``), crossed with the planning dept
   shortest plan to another goal state, the nearest to the true goal. Only the key is
   legal and ends in the goal (every option is checked by simulation), and every
   option has a partner one move away, so the key is not the most typical option.
+  Since version 3.0 (London 4.0) plans are asked in the ``_gen`` form only
+  (:meth:`TowerProbe.in_form`): the options read answers and are shown in no prompt.
 
 Every option set is counterbalanced by construction (``next``, ``plan``): within each
 (depth, question) cell, every block of k items has the key once at each rank of the
@@ -845,7 +847,7 @@ class TowerProbe(Probe):
 
     # -- scores -----------------------------------------------------------------------
     def scored_condition(self, doc: dict[str, Any]) -> str | None:
-        # A count item at depth d is keyed "d": one fixed answer ("2") would be right at d2 and wrong at
+        # A count item at depth d is keyed "d": one fixed answer ("3") would be right at d3 and wrong at
         # d7, a depth effect of response bias (the choices-only LM showed 0.35). The depth metrics
         # (acc_<depth>, depth_cost) read the next-move and plan items, balanced within each depth.
         return None if doc["question"] == "count" else doc["condition"]

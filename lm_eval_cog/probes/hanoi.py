@@ -5,16 +5,18 @@ onto another peg, never onto a smaller disc. Start and goal are random legal sta
 (not only the classic "all discs on one peg"), drawn so the minimal number of moves
 is the item's depth. Each item asks one question (cycled within each depth):
 
-* ``count``: the minimal number of moves (choices "2".."7");
+* ``count``: the minimal number of moves (choices "3".."7");
 * ``next``: the first move of a shortest plan (choices: three legal moves; items
   have a unique optimal first move), answered like ``disc 1 from A to C``;
-* ``plan``: a full shortest plan, moves separated by commas (choices: four plans as
-  long as the minimum, see :mod:`lm_eval_cog.probes._tower_core`); the gen form simulates
-  the plan: legal, reaching the goal in the minimal number of moves is right (any
+* ``plan`` (the ``_gen`` form only: as a choice among plans the key was the one option
+  that reaches the goal): a full shortest plan, moves separated by commas (the document
+  keeps four plans as long as the minimum, see :mod:`lm_eval_cog.probes._tower_core`,
+  to read answers; the prompt shows none); the gen form simulates the plan: legal, reaching the goal in the minimal number of moves is right (any
   such plan); a legal plan with extra moves or an illegal plan is a well-formed
   wrong answer (-1); text that is not a list of moves is invalid.
 
-Conditions ``d2``..``d7``: the minimal number of moves (planning depth).
+Conditions ``d3``..``d7``: the minimal number of moves (planning depth; version 3.0 dropped
+depth 2, where the goal-directed move was always the key).
 Lures (the myopic, goal-directed solver that ignores that discs block each other):
 ``count`` the number of discs out of their goal position; ``next`` a non-optimal
 move putting a disc straight into its goal position; ``plan`` the plan that makes
@@ -22,14 +24,15 @@ such a move on the way (then heads for the goal, and falls short of it). Where t
 myopic solver has no such error to make (shallow problems always), the item has no lure.
 
 Effects (signs: a cost is positive when deep / lured items are harder):
-``depth_cost`` = acc(d2) - acc(d7), which, like ``acc_d2``..``acc_d7``, reads the next-move
+``depth_cost`` = acc(d3) - acc(d7), which, like ``acc_d3``..``acc_d7``, reads the next-move
 and plan items only (a count item at depth d is keyed "d": a fixed answer would make a depth
 effect); ``count_acc``, ``next_move_acc``: accuracy of one question; ``valid_plan_rate`` = share of plan answers that are legal and reach
 the goal; ``optimal_plan_rate`` = share that do so in the minimal number of moves;
-``excess_moves`` = mean moves beyond the minimum over valid plans (in the MC form every
-foil plan is invalid, so there valid = optimal = correct and excess 0);
+``excess_moves`` = mean moves beyond the minimum over valid plans (the three plan metrics
+in the ``_gen`` form only);
 ``greedy_error_share`` = share of errors on lured items that pick the lure.
-The myopic (``prepotent``) player is right at d2 and picks the lure wherever there is one.
+The myopic (``prepotent``) player is right at d3 (no lures there) and picks the lure wherever
+there is one.
 """
 
 from __future__ import annotations

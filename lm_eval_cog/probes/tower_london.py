@@ -8,13 +8,13 @@ which peg is the large, the middle and the small one (the prompt says each peg's
 capacity): with a fixed order the middle peg, the apparatus's usual buffer, was always
 "peg 2", and "the move onto peg 2" was the key of 46% of next-move items (0.42 vs 1/3;
 a language model found it without the question, version 2.2). Start and goal are random
-states (Shallice used one start and goals of 2-5 moves; here the depth runs 2-7, as in
+states (Shallice used one start and goals of 2-5 moves; here the depth runs 3-7, as in
 the extended problem sets of Ward & Allport, 1997). Questions, conditions, lures and
 effects are those of :mod:`lm_eval_cog.probes.hanoi` (see
 :mod:`lm_eval_cog.probes._tower_core`): ``count`` the minimal number of moves,
 ``next`` the first move of a shortest plan (written ``black ball from peg 1 to peg 3``),
-``plan`` a full shortest plan; conditions ``d2``..``d7`` (the minimal number of
-moves); effects ``depth_cost`` = acc(d2) - acc(d7) (it and ``acc_<depth>`` over the next-move
+``plan`` a full shortest plan (``_gen`` form only); conditions ``d3``..``d7`` (the minimal
+number of moves; version 4.0 dropped depth 2); effects ``depth_cost`` = acc(d3) - acc(d7) (it and ``acc_<depth>`` over the next-move
 and plan items), ``count_acc``, ``next_move_acc``,
 ``valid_plan_rate``, ``optimal_plan_rate``, ``excess_moves`` (mean over valid plans),
 ``greedy_error_share``. The lures follow the goal-directed, myopic solver whose
