@@ -439,3 +439,18 @@ def test_the_balancing_square_does_not_mark_the_key_of_next_moves(name):
                        _square_relation)
     acc, chance = accuracy_by_question(docs, square)["next"]
     assert acc <= chance + 0.05, (acc, chance)
+
+
+def test_move_heuristic_credits_share_the_key_credit_among_tied_moves():
+    from lm_eval_cog.probes._tower_core import move_heuristic_credits
+    from lm_eval_cog.probes.hanoi import hanoi_puzzle
+
+    # START / GOAL above: A 3, 2 / B 1 / C empty -> A 3 / C 2, 1. Move (disc, from, to), pegs 0-2.
+    puzzle, start, goal = hanoi_puzzle(3), ((3, 2), (1,), ()), ((3,), (), (2, 1))
+    one_to_c, one_to_a, two_to_c = (1, 1, 2), (1, 1, 0), (2, 0, 2)
+    # Goal peg: discs 1 and 2 both end on C -> 1, 0, 1: the key (first) shares the top with disc 2's
+    # move, 1/2. Goal position: only disc 2 onto the empty C lands in place -> 0, 0, 1: the key gets 0.
+    assert move_heuristic_credits(puzzle, start, goal, [one_to_c, one_to_a, two_to_c]) == (0.5, 0.0)
+    assert move_heuristic_credits(puzzle, start, goal, [two_to_c, one_to_c, one_to_a]) == (0.5, 1.0)
+    # Both of two moves go to their goal peg: a tie, a guess's credit 1/2; only the second lands in place.
+    assert move_heuristic_credits(puzzle, start, goal, [one_to_c, two_to_c]) == (0.5, 0.0)
