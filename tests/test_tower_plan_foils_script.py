@@ -3,7 +3,6 @@ heuristic to a guess, on hand-built cases."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from tower_plan_foils import held_jointly, holds_to_a_guess, rule_free_plans  # noqa: E402
 
 from lm_eval_cog.probes.hanoi import hanoi_puzzle  # noqa: E402
+from tower_scripts import assert_problems_must_be_positive, depth_rows  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tower_plan_foils.py"
 
@@ -50,16 +50,10 @@ def test_jointly_needs_one_set_of_foils_for_every_heuristic():
 
 
 def test_the_survey_prints_one_row_per_depth_and_bad_input_is_one_line():
-    out = subprocess.run([sys.executable, str(SCRIPT), "tower_london", "--problems", "2"],
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    rows = [line.split() for line in out.stdout.splitlines() if re.match(r"\s*d\d ", line)]
+    rows = depth_rows("tower_plan_foils.py", "tower_london", "--problems", "2")
     assert [r[0] for r in rows] == ["d3", "d4", "d5", "d6", "d7"]
     assert all(cell.endswith("/2") for r in rows for cell in r[2:])
-    bad = subprocess.run([sys.executable, str(SCRIPT), "tower_london", "--problems", "0"],
-                         capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert bad.stderr.strip().splitlines()[-1].endswith("--problems must be a positive int, got 0")
+    assert_problems_must_be_positive("tower_plan_foils.py", "tower_london")
 
 
 def test_two_options_need_one_foil_as_high_as_the_key():
