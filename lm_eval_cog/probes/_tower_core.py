@@ -61,6 +61,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lm_eval_cog.audit.strategies import credit
 from lm_eval_cog.paradigms.probe_base import Heuristic
 from lm_eval_cog.probes._tower_heuristics import (
     fewest_pieces_scores,
@@ -412,11 +413,7 @@ def move_heuristic_credits(puzzle: Puzzle, start: State, goal: State, moves: Seq
     number of top-scoring moves if the key is one of them, else 0 (1/k each when all tie)."""
     peg = {piece: p for p, stack in enumerate(goal) for piece in stack}
     placing = set(goal_directed(puzzle, start, goal))
-    out = []
-    for scores in ([float(peg[m[0]] == m[2]) for m in moves], [float(m in placing) for m in moves]):
-        top = [i for i, v in enumerate(scores) if v == max(scores)]
-        out.append(1.0 / len(top) if 0 in top else 0.0)
-    return out[0], out[1]
+    return (credit([float(peg[m[0]] == m[2]) for m in moves], 0), credit([float(m in placing) for m in moves], 0))
 
 
 # -- plans ----------------------------------------------------------------------------------
@@ -616,10 +613,9 @@ class TowerProbe(Probe):
         condition = cycle(CONDITIONS, index)
         depth = DEPTHS[CONDITIONS.index(condition)]
         question = cycle(QUESTIONS, index // len(CONDITIONS))
-        # Within each (depth, question) cell, every block of k items has the key once at each rank
-        # of the options in text order and once in each typicality slot (the most typical option,
-        # the least, neither: see typicality_miss). (The formulas are version 2.3's, whose third
-        # row, the position, is now drawn per item below: the same problems are drawn.)
+        # Within each (depth, question) cell, item j asks for the key's rank of the options in text
+        # order and its typicality slot (the most typical option, the least, neither: see
+        # typicality_miss) that :meth:`slots` schedules; the position is drawn per item below.
         j = index // (len(CONDITIONS) * len(QUESTIONS))
         k = OPTIONS[question]
         rank, typical = self.slots(question, j, k)
